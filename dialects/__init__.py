@@ -1,0 +1,69 @@
+"""The ``tad`` dialect: its IRDL declaration, op builders and shape rules.
+
+The dialect is declared once, in ``tad.irdl.mlir`` beside this file, and loaded
+into an MLIR context with :func:`load`.
+
+Examples
+--------
+>>> from mlir import ir
+>>> from tensorad import dialects
+>>> ctx = dialects.make_context()
+>>> ctx.is_registered_operation("tad.transpose")
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from mlir import ir
+from mlir.dialects import irdl
+
+IRDL_PATH = Path(__file__).with_name("tad.irdl.mlir")
+
+
+@lru_cache(maxsize=None)
+def irdl_source() -> str:
+    """Return the text of the dialect's IRDL declaration.
+
+    Examples
+    --------
+    >>> "irdl.dialect @tad" in irdl_source()
+    True
+    """
+    return IRDL_PATH.read_text()
+
+
+def load(ctx: ir.Context) -> None:
+    """Load the ``tad`` dialect into ``ctx`` (once per context).
+
+    Parameters
+    ----------
+    ctx : mlir.ir.Context
+        The context that will parse or build ``tad`` ops.
+
+    Examples
+    --------
+    >>> ctx = ir.Context(); load(ctx)
+    >>> ctx.is_registered_operation("tad.dot_general")
+    True
+    """
+    if ctx.is_registered_operation("tad.transpose"):
+        return
+    with ctx, ir.Location.unknown():
+        irdl.load_dialects(ir.Module.parse(irdl_source()))
+
+
+def make_context() -> ir.Context:
+    """Return a fresh context with every upstream dialect and ``tad`` loaded.
+
+    Examples
+    --------
+    >>> make_context().is_registered_operation("linalg.generic")
+    True
+    """
+    ctx = ir.Context()
+    ctx.load_all_available_dialects()
+    load(ctx)
+    return ctx

@@ -1,0 +1,1 @@
+"""Lowering passes: ``tad`` to linalg, and named pipelines down to LLVM."""

@@ -1,0 +1,177 @@
+"""The one registry of tensorad passes, read by ``autodiff-opt`` and the Python API.
+
+A pass is one module with one public entry ``run(op, pass_, **options)``; a
+named pipeline is one module with one public entry ``pipeline(**options)`` that
+returns pipeline text. Modules are imported only when a pass is used.
+
+Pipeline text follows ``mlir-opt --pass-pipeline``: tensorad passes and
+upstream passes mix freely, e.g.
+``builtin.module(tad-verify, canonicalize, tad-lower-to-linalg)``.
+
+Examples
+--------
+>>> from tensorad.dialects import make_context
+>>> from mlir import ir
+>>> ctx = make_context()
+>>> module = ir.Module.parse("func.func @f() { return }", ctx)
+>>> run_pipeline(module, "builtin.module(tad-verify, canonicalize)")
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from mlir import ir
+from mlir.passmanager import PassManager
+
+
+@dataclass(frozen=True)
+class PassInfo:
+    """One registered pass or named pipeline.
+
+    Attributes
+    ----------
+    name : str
+        The command-line flag and pipeline name, e.g. ``"tad-verify"``.
+    summary : str
+        One line shown by ``autodiff-opt --help``.
+    target : str
+        ``"module:function"`` of the entry, imported lazily.
+    is_pipeline : bool
+        True when the entry returns pipeline text instead of transforming IR.
+    """
+
+    name: str
+    summary: str
+    target: str
+    is_pipeline: bool = False
+
+    def load(self) -> Callable:
+        """Import and return the entry function."""
+        module, _, function = self.target.partition(":")
+        return getattr(importlib.import_module(module), function)
+
+
+_P = "tensorad.passes."
+PASSES: dict[str, PassInfo] = {info.name: info for info in (
+    PassInfo("tad-verify", "Check the shape and attribute rules of every tad op", _P + "verify:run"),
+    PassInfo("tad-simplify", "CSE, DCE and folding of tad ops", _P + "simplify:run"),
+    PassInfo("tad-lower-to-linalg", "Lower tad ops to linalg, tensor, arith and math",
+             _P + "lower.to_linalg:run"),
+    PassInfo("tad-lower-to-llvm", "Fuse, bufferize, free buffers early and lower to the LLVM dialect",
+             _P + "lower.to_llvm:pipeline", is_pipeline=True),
+)}
+
+
+def split_top_level(text: str, sep: str = ",") -> Iterator[str]:
+    """Split ``text`` at ``sep`` outside of (), {} and quotes.
+
+    Examples
+    --------
+    >>> list(split_top_level("a, b{x=1,y=2}, func.func(c, d)"))
+    ['a', 'b{x=1,y=2}', 'func.func(c, d)']
+    """
+    depth, quoted, start = 0, False, 0
+    for i, ch in enumerate(text):
+        if ch == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif ch in "({":
+            depth += 1
+        elif ch in ")}":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            yield text[start:i].strip()
+            start = i + 1
+    tail = text[start:].strip()
+    if tail:
+        yield tail
+
+
+def _parse_options(text: str) -> dict:
+    """``"budget=10 policy=x"`` -> ``{"budget": "10", "policy": "x"}``."""
+    options = {}
+    for item in text.split():
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"pass option '{item}' needs the form key=value")
+        options[key.replace("-", "_")] = value.strip('"')
+    return options
+
+
+def _strip_module_anchor(text: str) -> str:
+    text = text.strip()
+    if text.startswith("builtin.module(") and text.endswith(")"):
+        return text[len("builtin.module("):-1]
+    return text
+
+
+def _python_pass(info: PassInfo, options: dict) -> Callable:
+    """Wrap a pass entry: no exception escapes, and tad ops are verified after it."""
+    entry = functools.partial(info.load(), **options)
+
+    def run(op, pass_):
+        try:
+            entry(op, pass_)
+            if info.name != "tad-verify":
+                from .verify import run as verify
+                verify(op, pass_)
+        except Exception as err:  # a pass reports failure, it never raises
+            op.location.emit_error(f"{info.name} failed: {type(err).__name__}: {err}")
+            pass_.signal_pass_failure()
+
+    run.__name__ = info.name.replace("-", "_")
+    return run
+
+
+def add_pipeline(pm: PassManager, text: str) -> None:
+    """Append the passes of pipeline ``text`` to ``pm`` (anchored at ``builtin.module``).
+
+    Raises
+    ------
+    ValueError
+        If a pass name or option is unknown.
+    """
+    upstream: list[str] = []
+
+    def flush():
+        if upstream:
+            pm.add(",".join(upstream))
+            upstream.clear()
+
+    for element in split_top_level(_strip_module_anchor(text)):
+        name, brace, rest = element.partition("{")
+        info = PASSES.get(name.strip())
+        if info is None:
+            upstream.append(element)
+            continue
+        options = _parse_options(rest.rstrip("}")) if brace else {}
+        flush()
+        if info.is_pipeline:
+            add_pipeline(pm, info.load()(**options))
+        else:
+            pm.add(_python_pass(info, options), name=info.name, argument=info.name,
+                   description=info.summary)
+    flush()
+
+
+def build_pass_manager(text: str, ctx: ir.Context | None = None) -> PassManager:
+    """Return a ``PassManager`` running pipeline ``text``.
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> pm = build_pass_manager("tad-verify,cse", make_context())
+    """
+    pm = PassManager("builtin.module", context=ctx)
+    add_pipeline(pm, text)
+    return pm
+
+
+def run_pipeline(module: ir.Module, text: str) -> None:
+    """Run pipeline ``text`` on ``module`` in place; raises ``mlir.ir.MLIRError`` on failure."""
+    build_pass_manager(text, module.context).run(module.operation)

@@ -1,0 +1,1 @@
+"""tensorad: a source-to-source differentiating compiler built on MLIR."""
