@@ -1,1 +1,19 @@
-"""tensorad: a source-to-source differentiating compiler built on MLIR."""
+"""tensorad: a source-to-source differentiating compiler built on MLIR.
+
+Python functions are traced to the ``tad`` dialect, transformed by MLIR passes,
+lowered through upstream MLIR to LLVM and run by the ExecutionEngine.
+
+Examples
+--------
+>>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
+>>> ta.jit(lambda x: tnp.exp(x).sum())(np.zeros(3))
+array(3.)
+"""
+
+from .errors import CompileError, ConcretizationError, TensoradError, TracingError
+from .jit import Jitted, Lowered, jit
+from .runtime import CallStats, last_call_stats, live_bytes
+from . import numpy, tree
+
+__all__ = ["jit", "Jitted", "Lowered", "numpy", "tree", "last_call_stats", "live_bytes",
+           "CallStats", "TensoradError", "ConcretizationError", "TracingError", "CompileError"]

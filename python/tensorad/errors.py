@@ -1,0 +1,19 @@
+"""Errors raised by the Python API, each pointing at the user's line."""
+
+from __future__ import annotations
+
+
+class TensoradError(Exception):
+    """Base class of tensorad's errors."""
+
+
+class ConcretizationError(TensoradError, TypeError):
+    """A traced value was used where Python needs a concrete one (``if x > 0:``, ``float(x)``)."""
+
+
+class TracingError(TensoradError, ValueError):
+    """A traced program is malformed (bad shapes, unsupported indexing, ...)."""
+
+
+class CompileError(TensoradError, RuntimeError):
+    """The MLIR pipeline rejected a program; the message carries MLIR's diagnostics."""

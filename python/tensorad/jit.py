@@ -1,0 +1,198 @@
+"""``tensorad.jit``: trace once per signature, lower through MLIR, run natively.
+
+Examples
+--------
+>>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
+>>> @ta.jit
+... def f(x, y):
+...     return tnp.tanh(x @ y).sum(axis=0)
+>>> f(np.ones((2, 3)), np.zeros((3, 4)))
+array([0., 0., 0., 0.])
+>>> print(f.lower(np.ones((2, 3)), np.zeros((3, 4))).as_text("tad"))  # doctest: +ELLIPSIS
+module {
+...
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, Sequence
+
+import numpy as np
+from mlir import ir
+
+from tensorad.passes.registry import run_pipeline
+
+from . import dtypes, tree
+from .errors import CompileError, TracingError
+from .runtime import Executable
+from .tracing import Tracer, TraceState, trace_function
+
+# Each stage's IR is what the pipelines up to and including it produce.
+STAGES: tuple = (
+    ("tad", "tad-verify"),
+    ("differentiated", "tad-simplify"),
+    ("linalg", "tad-lower-to-linalg"),
+    ("llvm", "tad-lower-to-llvm"),
+)
+_ENTRY = "main"
+
+
+def _format_mlir_error(err: ir.MLIRError) -> str:
+    lines = [str(err.message) if hasattr(err, "message") else str(err)]
+    for diag in getattr(err, "error_diagnostics", []):
+        lines.append(f"{diag.location}: {diag.message}")
+        lines.extend(f"  note: {n.location}: {n.message}" for n in diag.notes)
+    return "\n".join(lines)
+
+
+def _run_stages(module: ir.Module, last: str) -> None:
+    for name, pipeline in STAGES:
+        if name == "llvm":
+            entry = module.body.operations[0]
+            entry.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get(module.context)
+        try:
+            run_pipeline(module, pipeline)
+        except ir.MLIRError as err:
+            raise CompileError(f"stage '{name}' failed:\n{_format_mlir_error(err)}") from None
+        if name == last:
+            return
+
+
+class Lowered:
+    """A traced function for one signature; shows its IR at each stage and compiles it.
+
+    Attributes
+    ----------
+    in_avals, out_avals : list of (shape, dtype)
+    out_tree : tensorad.tree.TreeDef
+    """
+
+    def __init__(self, module: ir.Module, in_avals, out_tree, out_avals):
+        self._text = str(module)
+        self.in_avals, self.out_tree, self.out_avals = in_avals, out_tree, out_avals
+
+    def as_text(self, stage: str = "tad") -> str:
+        """The IR after ``stage``: one of ``"tad"``, ``"differentiated"``, ``"linalg"``, ``"llvm"``.
+
+        Examples
+        --------
+        >>> import numpy as np, tensorad as ta
+        >>> "linalg.generic" in ta.jit(lambda x: x + 1.0).lower(np.ones(3)).as_text("linalg")
+        True
+        """
+        names = [name for name, _ in STAGES]
+        if stage not in names:
+            raise ValueError(f"unknown stage {stage!r}; choose one of {names}")
+        module = ir.Module.parse(self._text, TraceState.context())
+        _run_stages(module, stage)
+        return str(module)
+
+    def compile(self) -> "Compiled":
+        """Lower to LLVM and JIT-compile."""
+        module = ir.Module.parse(self._text, TraceState.context())
+        _run_stages(module, "llvm")
+        return Compiled(Executable(module, _ENTRY, self.in_avals, self.out_avals), self.out_tree)
+
+
+class Compiled:
+    """A compiled function for one signature: takes the flat list of input arrays."""
+
+    def __init__(self, executable: Executable, out_tree):
+        self.executable, self.out_tree = executable, out_tree
+
+    def __call__(self, flat_arrays: Sequence[np.ndarray]) -> Any:
+        return tree.unflatten(self.out_tree, self.executable(flat_arrays))
+
+
+def _as_input_array(leaf) -> np.ndarray:
+    arr = np.asarray(leaf)
+    dtypes.check_supported(arr.dtype)
+    return np.ascontiguousarray(arr)
+
+
+class Jitted:
+    """A function compiled on first call for each (shapes, dtypes, static args) signature."""
+
+    def __init__(self, fun: Callable, static_argnums: Sequence[int] = ()):
+        self.fun = fun
+        self.static_argnums = tuple(sorted(static_argnums))
+        self._cache: dict = {}
+        functools.update_wrapper(self, fun)
+
+    def _split(self, args: tuple, kwargs: dict):
+        static, dynamic = [], []
+        for i, a in enumerate(args):
+            (static if i in self.static_argnums else dynamic).append(a)
+        try:
+            hash(tuple(static))
+        except TypeError:
+            raise TracingError(f"static arguments of {self.fun.__name__} must be hashable, "
+                               f"got {[type(s).__name__ for s in static]}") from None
+        leaves, in_tree = tree.flatten((tuple(dynamic), kwargs))
+        return tuple(static), leaves, in_tree
+
+    def _with_statics(self, static: tuple) -> Callable:
+        if not self.static_argnums:
+            return self.fun
+
+        def call(*dynamic, **kwargs):
+            merged, it_s, it_d = [], iter(static), iter(dynamic)
+            total = len(static) + len(dynamic)
+            for i in range(total):
+                merged.append(next(it_s) if i in self.static_argnums else next(it_d))
+            return self.fun(*merged, **kwargs)
+
+        return call
+
+    def _lower(self, static, arrays, in_tree) -> Lowered:
+        in_avals = [(a.shape, a.dtype) for a in arrays]
+        module, out_tree, out_avals = trace_function(self._with_statics(static), in_avals,
+                                                     _ENTRY, in_tree)
+        return Lowered(module, in_avals, out_tree, out_avals)
+
+    def lower(self, *args, **kwargs) -> Lowered:
+        """Trace for these arguments' shapes and dtypes; see :meth:`Lowered.as_text`."""
+        static, leaves, in_tree = self._split(args, kwargs)
+        return self._lower(static, [_as_input_array(x) for x in leaves], in_tree)
+
+    def __call__(self, *args, **kwargs):
+        static, leaves, in_tree = self._split(args, kwargs)
+        if any(isinstance(x, Tracer) for x in leaves):  # inside another trace: inline
+            return self.fun(*args, **kwargs)
+        arrays = [_as_input_array(x) for x in leaves]
+        key = (static, in_tree, tuple((a.shape, a.dtype.char) for a in arrays))
+        compiled = self._cache.get(key)
+        if compiled is None:
+            compiled = self._cache[key] = self._lower(static, arrays, in_tree).compile()
+        return compiled(arrays)
+
+    @property
+    def cache_size(self) -> int:
+        """Number of signatures compiled so far."""
+        return len(self._cache)
+
+
+def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()):
+    """Compile ``fun`` with MLIR; recompiles once per (shapes, dtypes, static args).
+
+    Parameters
+    ----------
+    fun : callable
+        Takes and returns pytrees of arrays.
+    static_argnums : int or sequence of int
+        Positional arguments passed as Python values (hashable) and baked into
+        the compiled code.
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> scale = ta.jit(lambda x, k: x * k, static_argnums=1)
+    >>> scale(np.arange(3.0), 2)
+    array([0., 2., 4.])
+    """
+    if isinstance(static_argnums, int):
+        static_argnums = (static_argnums,)
+    if fun is None:
+        return lambda f: Jitted(f, static_argnums)
+    return Jitted(fun, static_argnums)

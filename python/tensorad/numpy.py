@@ -1,0 +1,844 @@
+"""``tensorad.numpy``: jax.numpy names over traced arrays, with numpy's semantics.
+
+Broadcasting and dtype promotion follow numpy (NEP 50, Python scalars are
+weak). Elementwise math emits upstream ``arith``/``math`` ops on tensors;
+structure, contraction and reduction emit ``tad`` ops. Use these functions
+inside a function compiled with :func:`tensorad.jit`.
+
+Examples
+--------
+>>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
+>>> f = ta.jit(lambda x: tnp.sum(tnp.exp(x) * 2.0, axis=0))
+>>> f(np.zeros((2, 3), np.float32))
+array([4., 4., 4.], dtype=float32)
+"""
+
+from __future__ import annotations
+
+import builtins
+import math as _math
+from typing import Sequence
+
+import numpy as np
+from mlir import ir
+
+from tensorad.dialects import ops as _ops
+
+from . import dtypes as _dt
+from .errors import TracingError
+from .tracing import Tracer, emits_ops
+
+float32, float64 = np.dtype("float32"), np.dtype("float64")
+int32, int64 = np.dtype("int32"), np.dtype("int64")
+bool_ = np.dtype("bool")
+pi, e, inf, nan = np.pi, np.e, np.inf, np.nan
+ndarray = Tracer
+
+_CMPF = {"eq": 1, "gt": 2, "ge": 3, "lt": 4, "le": 5, "ne": 13}  # ordered, except != (une)
+_CMPI_SIGNED = {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}
+_CMPI_UNSIGNED = {"eq": 0, "ne": 1, "lt": 6, "le": 7, "gt": 8, "ge": 9}
+
+
+# ----------------------------------------------------------------------------
+# Building blocks
+# ----------------------------------------------------------------------------
+
+def _tensor_type(shape, dtype) -> ir.RankedTensorType:
+    return ir.RankedTensorType.get(list(shape), _dt.to_mlir(dtype))
+
+
+def _emit(name: str, operands: Sequence[Tracer], dtype, attributes: dict | None = None) -> Tracer:
+    """Emit upstream elementwise op ``name`` on same-shape operands."""
+    shape = operands[0].shape
+    op = ir.Operation.create(name, results=[_tensor_type(shape, dtype)],
+                             operands=[t.value for t in operands], attributes=attributes or {})
+    return Tracer(op.result, shape, dtype)
+
+
+def _wrap(value: ir.Value) -> Tracer:
+    return Tracer.of(value)
+
+
+def _splat(value, shape, dtype) -> Tracer:
+    dtype = _dt.check_supported(dtype)
+    return _wrap(_ops.constant(value, shape, _dt.to_mlir(dtype)))
+
+
+def _is_scalar(x) -> bool:
+    return isinstance(x, (bool, int, float, np.bool_, np.number)) and not isinstance(x, Tracer)
+
+
+@emits_ops
+def asarray(x, dtype=None) -> Tracer:
+    """Return ``x`` as a traced array (constants are embedded), optionally converted to ``dtype``.
+
+    Examples
+    --------
+    >>> import tensorad as ta
+    >>> ta.jit(lambda x: x + asarray([1.0, 2.0]))(np.zeros(2))
+    array([1., 2.])
+    """
+    if isinstance(x, Tracer):
+        return x if dtype is None else astype(x, dtype)
+    if isinstance(x, (bool, int, float)) and dtype is None:
+        dtype = _dt.result_type(x)
+    arr = np.asarray(x, dtype=dtype)
+    _dt.check_supported(arr.dtype)
+    if arr.ndim == 0 or (arr.size and (arr == arr.flat[0]).all()):
+        return _splat(arr.flat[0] if arr.size else 0, arr.shape, arr.dtype)
+    attr = ir.DenseElementsAttr.get(np.ascontiguousarray(arr))
+    op = ir.Operation.create("arith.constant", results=[attr.type], attributes={"value": attr})
+    return Tracer(op.result, arr.shape, arr.dtype)
+
+
+array = asarray
+
+
+@emits_ops
+def astype(x, dtype) -> Tracer:
+    """Convert the elements of ``x`` to ``dtype`` (numpy ``astype`` semantics)."""
+    dtype = _dt.check_supported(dtype)
+    x = asarray(x)
+    if x.dtype == dtype:
+        return x
+    return _wrap(_ops.convert(x.value, _dt.to_mlir(dtype)))
+
+
+def _broadcast_shapes(*shapes) -> tuple:
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise TracingError(f"operands could not be broadcast together with shapes "
+                           f"{' '.join(str(tuple(s)) for s in shapes)}") from None
+
+
+@emits_ops
+def broadcast_to(x, shape) -> Tracer:
+    """Broadcast ``x`` to ``shape`` with numpy's rules."""
+    x = asarray(x)
+    shape = tuple(int(n) for n in shape)
+    if x.shape == shape:
+        return x
+    if _broadcast_shapes(x.shape, shape) != shape:
+        raise TracingError(f"cannot broadcast shape {x.shape} to {shape}")
+    lead = len(shape) - x.ndim
+    return _wrap(_ops.broadcast_in_dim(x.value, shape, range(lead, len(shape))))
+
+
+def _operands(*args, dtype=None) -> list:
+    """Promote and broadcast ``args`` to one dtype and shape; scalars become splats."""
+    dtype = _dt.result_type(*args) if dtype is None else np.dtype(dtype)
+    shape = _broadcast_shapes(*(np.shape(a) if not isinstance(a, Tracer) else a.shape for a in args))
+    out = []
+    for a in args:
+        if _is_scalar(a):
+            out.append(_splat(a, shape, dtype))
+        else:
+            out.append(broadcast_to(astype(asarray(a), dtype), shape))
+    return out
+
+
+# ----------------------------------------------------------------------------
+# Elementwise binary ops
+# ----------------------------------------------------------------------------
+
+def _binary(float_op, int_op, bool_op=None, *, name: str):
+    """Make a numpy-style binary function from per-kind arith op names."""
+    def fn(x, y):
+        a, b = _operands(x, y)
+        dtype = a.dtype
+        op = float_op if _dt.is_float(dtype) else (bool_op if _dt.is_bool(dtype) else int_op)
+        if op is None:
+            raise TypeError(f"{name} is not supported for {dtype.name} operands")
+        return _emit(op, [a, b], dtype)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise ``{name}`` with numpy broadcasting and promotion."
+    return emits_ops(fn)
+
+
+add = _binary("arith.addf", "arith.addi", "arith.ori", name="add")
+subtract = _binary("arith.subf", "arith.subi", name="subtract")
+multiply = _binary("arith.mulf", "arith.muli", "arith.andi", name="multiply")
+maximum = _binary("arith.maximumf", "arith.maxsi", "arith.ori", name="maximum")
+minimum = _binary("arith.minimumf", "arith.minsi", "arith.andi", name="minimum")
+bitwise_and = _binary(None, "arith.andi", "arith.andi", name="bitwise_and")
+bitwise_or = _binary(None, "arith.ori", "arith.ori", name="bitwise_or")
+bitwise_xor = _binary(None, "arith.xori", "arith.xori", name="bitwise_xor")
+
+
+def _float_binary(op_name: str, name: str):
+    def fn(x, y):
+        a, b = _operands(x, y, dtype=_dt.float_of(_dt.result_type(x, y)))
+        return _emit(op_name, [a, b], a.dtype)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise ``{name}``; integer operands are computed in float64 like numpy."
+    return emits_ops(fn)
+
+
+divide = true_divide = _float_binary("arith.divf", "divide")
+arctan2 = _float_binary("math.atan2", "arctan2")
+
+
+@emits_ops
+def power(x, y) -> Tracer:
+    """Elementwise ``x ** y`` (``math.powf`` for floats, ``math.ipowi`` for integers)."""
+    if _is_scalar(y) and y == 2:
+        return multiply(x, x)
+    a, b = _operands(x, y)
+    if _dt.is_bool(a.dtype):
+        a, b = astype(a, int64), astype(b, int64)
+    return _emit("math.powf" if _dt.is_float(a.dtype) else "math.ipowi", [a, b], a.dtype)
+
+
+@emits_ops
+def floor_divide(x, y) -> Tracer:
+    """Elementwise ``x // y`` (rounds toward minus infinity, like numpy)."""
+    a, b = _operands(x, y)
+    if _dt.is_float(a.dtype):
+        return floor(_emit("arith.divf", [a, b], a.dtype))
+    return _emit("arith.floordivsi", [a, b], a.dtype)
+
+
+@emits_ops
+def remainder(x, y) -> Tracer:
+    """Elementwise ``x % y`` with the sign of ``y``, like numpy."""
+    a, b = _operands(x, y)
+    if _dt.is_float(a.dtype):
+        return subtract(a, multiply(floor_divide(a, b), b))
+    r = _emit("arith.remsi", [a, b], a.dtype)
+    wrong_sign = logical_and(not_equal(r, 0), not_equal(less(r, 0), less(b, 0)))
+    return where(wrong_sign, add(r, b), r)
+
+
+mod = remainder
+
+
+def _comparison(kind: str):
+    def fn(x, y):
+        a, b = _operands(x, y)
+        if _dt.is_float(a.dtype):
+            name, predicate = "arith.cmpf", _CMPF[kind]
+        else:
+            table = _CMPI_UNSIGNED if _dt.is_bool(a.dtype) else _CMPI_SIGNED
+            name, predicate = "arith.cmpi", table[kind]
+        attr = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), predicate)
+        return _emit(name, [a, b], bool_, {"predicate": attr})
+
+    names = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+             "gt": "greater", "ge": "greater_equal"}
+    fn.__name__ = fn.__qualname__ = names[kind]
+    fn.__doc__ = f"Elementwise ``{names[kind]}`` comparison; returns a bool array."
+    return emits_ops(fn)
+
+
+equal, not_equal = _comparison("eq"), _comparison("ne")
+less, less_equal = _comparison("lt"), _comparison("le")
+greater, greater_equal = _comparison("gt"), _comparison("ge")
+
+
+def _logical(op_name: str, name: str):
+    def fn(x, y):
+        return _emit(op_name, _operands(x, y, dtype=bool_), bool_)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise ``{name}`` of the truth values of ``x`` and ``y``."
+    return emits_ops(fn)
+
+
+logical_and = _logical("arith.andi", "logical_and")
+logical_or = _logical("arith.ori", "logical_or")
+logical_xor = _logical("arith.xori", "logical_xor")
+
+
+@emits_ops
+def where(condition, x, y) -> Tracer:
+    """Select ``x`` where ``condition`` is true, else ``y`` (broadcasting all three)."""
+    dtype = _dt.result_type(x, y)
+    shape = _broadcast_shapes(*(np.shape(a) if not isinstance(a, Tracer) else a.shape
+                                for a in (condition, x, y)))
+    c = broadcast_to(astype(asarray(condition), bool_), shape)
+    a, b = _operands(x, y, dtype=dtype)
+    a, b = broadcast_to(a, shape), broadcast_to(b, shape)
+    return _emit("arith.select", [c, a, b], dtype)
+
+
+@emits_ops
+def clip(x, a_min=None, a_max=None) -> Tracer:
+    """Limit ``x`` to ``[a_min, a_max]``."""
+    if a_min is not None:
+        x = maximum(x, a_min)
+    if a_max is not None:
+        x = minimum(x, a_max)
+    return asarray(x)
+
+
+# ----------------------------------------------------------------------------
+# Elementwise unary ops
+# ----------------------------------------------------------------------------
+
+def _float_unary(op_name: str, name: str):
+    def fn(x):
+        x = asarray(x)
+        x = astype(x, _dt.float_of(x.dtype))
+        return _emit(op_name, [x], x.dtype)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise ``{name}``; integers are computed in float64 like numpy."
+    return emits_ops(fn)
+
+
+exp = _float_unary("math.exp", "exp")
+log = _float_unary("math.log", "log")
+log1p = _float_unary("math.log1p", "log1p")
+expm1 = _float_unary("math.expm1", "expm1")
+tanh = _float_unary("math.tanh", "tanh")
+sin = _float_unary("math.sin", "sin")
+cos = _float_unary("math.cos", "cos")
+tan = _float_unary("math.tan", "tan")
+sqrt = _float_unary("math.sqrt", "sqrt")
+rsqrt = _float_unary("math.rsqrt", "rsqrt")
+floor = _float_unary("math.floor", "floor")
+ceil = _float_unary("math.ceil", "ceil")
+round = _float_unary("math.roundeven", "round")  # numpy rounds half to even
+
+
+@emits_ops
+def negative(x) -> Tracer:
+    """Elementwise ``-x``."""
+    x = asarray(x)
+    if _dt.is_float(x.dtype):
+        return _emit("arith.negf", [x], x.dtype)
+    if _dt.is_bool(x.dtype):
+        raise TypeError("negative of a bool array is not supported (use logical_not)")
+    return subtract(0, x)
+
+
+@emits_ops
+def positive(x) -> Tracer:
+    """Elementwise ``+x``."""
+    return asarray(x)
+
+
+@emits_ops
+def absolute(x) -> Tracer:
+    """Elementwise absolute value."""
+    x = asarray(x)
+    if _dt.is_bool(x.dtype):
+        return x
+    return _emit("math.absf" if _dt.is_float(x.dtype) else "math.absi", [x], x.dtype)
+
+
+abs = absolute
+
+
+@emits_ops
+def sign(x) -> Tracer:
+    """Elementwise sign: -1, 0 or 1 (NaN stays NaN), in the dtype of ``x``."""
+    x = asarray(x)
+    s = subtract(astype(greater(x, 0), x.dtype), astype(less(x, 0), x.dtype))
+    if _dt.is_float(x.dtype):
+        return where(not_equal(x, x), x, s)
+    return s
+
+
+@emits_ops
+def square(x) -> Tracer:
+    """Elementwise ``x * x``."""
+    return multiply(x, x)
+
+
+@emits_ops
+def reciprocal(x) -> Tracer:
+    """Elementwise ``1 / x``."""
+    return divide(1, x)
+
+
+@emits_ops
+def logical_not(x) -> Tracer:
+    """Elementwise logical negation."""
+    return logical_xor(x, True)
+
+
+@emits_ops
+def invert(x) -> Tracer:
+    """Elementwise bitwise NOT (logical NOT for booleans)."""
+    x = asarray(x)
+    return bitwise_xor(x, True if _dt.is_bool(x.dtype) else -1)
+
+
+# ----------------------------------------------------------------------------
+# Shapes and structure
+# ----------------------------------------------------------------------------
+
+def _normalize_axis(axis: int, ndim: int) -> int:
+    if not -ndim <= axis < builtins.max(ndim, 1):
+        raise TracingError(f"axis {axis} is out of bounds for an array of dimension {ndim}")
+    return axis % builtins.max(ndim, 1)
+
+
+def _normalize_axes(axis, ndim: int) -> tuple:
+    if axis is None:
+        return tuple(range(ndim))
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    out = tuple(_normalize_axis(a, ndim) for a in axes)
+    if len(set(out)) != len(out):
+        raise TracingError(f"repeated axis in {axis}")
+    return out
+
+
+@emits_ops
+def reshape(x, shape, *more) -> Tracer:
+    """Row-major reshape; one entry of ``shape`` may be -1."""
+    x = asarray(x)
+    shape = (shape,) + more if more or isinstance(shape, int) else tuple(shape)
+    shape = [int(n) for n in shape]
+    if shape.count(-1) > 1:
+        raise TracingError("can only specify one unknown dimension (-1)")
+    if -1 in shape:
+        known = int(np.prod([n for n in shape if n != -1], dtype=np.int64))
+        shape[shape.index(-1)] = x.size // known if known else 0
+    if int(np.prod(shape, dtype=np.int64)) != x.size:
+        raise TracingError(f"cannot reshape array of size {x.size} into shape {tuple(shape)}")
+    if tuple(shape) == x.shape:
+        return x
+    return _wrap(_ops.reshape(x.value, shape))
+
+
+@emits_ops
+def ravel(x) -> Tracer:
+    """Flatten ``x`` to one dimension."""
+    return reshape(x, (-1,))
+
+
+@emits_ops
+def transpose(x, axes=None) -> Tracer:
+    """Permute the axes of ``x`` (reversed when ``axes`` is None)."""
+    x = asarray(x)
+    axes = tuple(reversed(range(x.ndim))) if axes is None else _normalize_axes(axes, x.ndim)
+    if len(axes) != x.ndim:
+        raise TracingError(f"axes {axes} don't match an array of dimension {x.ndim}")
+    if axes == tuple(range(x.ndim)):
+        return x
+    return _wrap(_ops.transpose(x.value, axes))
+
+
+@emits_ops
+def swapaxes(x, axis1: int, axis2: int) -> Tracer:
+    """Interchange two axes of ``x``."""
+    x = asarray(x)
+    perm = list(range(x.ndim))
+    a, b = _normalize_axis(axis1, x.ndim), _normalize_axis(axis2, x.ndim)
+    perm[a], perm[b] = perm[b], perm[a]
+    return transpose(x, perm)
+
+
+@emits_ops
+def expand_dims(x, axis) -> Tracer:
+    """Insert size-1 axes at the positions ``axis`` of the result."""
+    x = asarray(x)
+    axes = (axis,) if isinstance(axis, int) else tuple(axis)
+    ndim = x.ndim + len(axes)
+    axes = _normalize_axes(axes, ndim)
+    dims = iter(x.shape)
+    return reshape(x, [1 if d in axes else next(dims) for d in range(ndim)])
+
+
+@emits_ops
+def squeeze(x, axis=None) -> Tracer:
+    """Remove size-1 axes (all of them, or those in ``axis``)."""
+    x = asarray(x)
+    if axis is None:
+        axes = tuple(d for d, n in enumerate(x.shape) if n == 1)
+    else:
+        axes = _normalize_axes(axis, x.ndim)
+        for a in axes:
+            if x.shape[a] != 1:
+                raise TracingError(f"cannot squeeze axis {a} of size {x.shape[a]}")
+    return reshape(x, [n for d, n in enumerate(x.shape) if d not in axes])
+
+
+@emits_ops
+def concatenate(arrays, axis: int = 0) -> Tracer:
+    """Join arrays along an existing axis (``tensor.concat``)."""
+    if not arrays:
+        raise TracingError("need at least one array to concatenate")
+    dtype = _dt.result_type(*arrays)
+    parts = [astype(asarray(a), dtype) for a in arrays]
+    ndim = parts[0].ndim
+    if ndim == 0:
+        raise TracingError("zero-dimensional arrays cannot be concatenated")
+    axis = _normalize_axis(axis, ndim)
+    for p in parts:
+        if p.ndim != ndim or builtins.any(p.shape[d] != parts[0].shape[d] for d in range(ndim) if d != axis):
+            raise TracingError("all the input array dimensions except for the concatenation axis "
+                               f"must match: {[q.shape for q in parts]}")
+    if len(parts) == 1:
+        return parts[0]
+    shape = list(parts[0].shape)
+    shape[axis] = builtins.sum(p.shape[axis] for p in parts)
+    op = ir.Operation.create(
+        "tensor.concat", results=[_tensor_type(shape, dtype)], operands=[p.value for p in parts],
+        attributes={"dim": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis)})
+    return Tracer(op.result, shape, dtype)
+
+
+@emits_ops
+def stack(arrays, axis: int = 0) -> Tracer:
+    """Join arrays along a new axis."""
+    return concatenate([expand_dims(a, axis) for a in arrays], axis=axis)
+
+
+def _index_error(message: str):
+    raise TracingError(f"{message}; tensorad supports basic indexing: integers, slices with "
+                       "positive steps, None and Ellipsis")
+
+
+@emits_ops
+def getitem(x, key) -> Tracer:
+    """Basic indexing ``x[key]``: integers, slices (positive steps), ``None`` and ``...``."""
+    x = asarray(x)
+    key = key if isinstance(key, tuple) else (key,)
+    if builtins.sum(k is Ellipsis for k in key) > 1:
+        _index_error("an index can only have a single ellipsis ('...')")
+    consumed = builtins.sum(k is not None and k is not Ellipsis for k in key)
+    if consumed > x.ndim:
+        _index_error(f"too many indices for an array of dimension {x.ndim}")
+    if Ellipsis in key:
+        i = key.index(Ellipsis)
+        key = key[:i] + (slice(None),) * (x.ndim - consumed) + key[i + 1:]
+    key = key + (slice(None),) * (x.ndim - consumed)
+    start, limit, strides, out_shape = [], [], [], []
+    dim = 0
+    for k in key:
+        if k is None:
+            out_shape.append(1)
+            continue
+        n = x.shape[dim]
+        if isinstance(k, (int, np.integer)) and not isinstance(k, bool):
+            if not -n <= k < n:
+                raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
+            start.append(int(k) % n), limit.append(int(k) % n + 1), strides.append(1)
+        elif isinstance(k, slice):
+            lo, hi, step = k.indices(n)
+            if step < 0:
+                _index_error("negative slice steps are not supported")
+            hi = builtins.max(hi, lo)
+            start.append(lo), limit.append(hi), strides.append(step)
+            out_shape.append(-(-(hi - lo) // step))
+        else:
+            _index_error(f"unsupported index {k!r} of type {type(k).__name__}")
+        dim += 1
+    if (start, limit, strides) != ([0] * x.ndim, list(x.shape), [1] * x.ndim):
+        x = _wrap(_ops.slice_(x.value, start, limit, strides))
+    return reshape(x, out_shape)
+
+
+# ----------------------------------------------------------------------------
+# Reductions
+# ----------------------------------------------------------------------------
+
+def _keep(result: Tracer, x: Tracer, axes: tuple, keepdims: bool) -> Tracer:
+    if not keepdims:
+        return result
+    return reshape(result, [1 if d in axes else n for d, n in enumerate(x.shape)])
+
+
+def _reduce(kind: str, x, axis, keepdims: bool, dtype=None) -> Tracer:
+    x = asarray(x)
+    if dtype is not None:
+        x = astype(x, dtype)
+    axes = _normalize_axes(axis, x.ndim)
+    if not axes:
+        return x
+    if kind != "sum" and builtins.any(x.shape[a] == 0 for a in axes):
+        raise TracingError(f"zero-size array to reduction operation {kind}imum which has no identity")
+    if _dt.is_bool(x.dtype) and kind != "sum":  # any/all
+        return astype(_reduce(kind, astype(x, int32), axes, keepdims), bool_)
+    out = _wrap(_ops.reduce(kind, x.value, axes))
+    return _keep(out, x, axes, keepdims)
+
+
+@emits_ops
+def sum(x, axis=None, dtype=None, keepdims: bool = False) -> Tracer:
+    """Sum over ``axis``; bool and int32 sum in int64 like numpy."""
+    x = asarray(x)
+    if dtype is None and x.dtype in (bool_, int32):
+        dtype = int64
+    return _reduce("sum", x, axis, keepdims, dtype)
+
+
+@emits_ops
+def max(x, axis=None, keepdims: bool = False) -> Tracer:
+    """Maximum over ``axis`` (NaN propagates)."""
+    return _reduce("max", x, axis, keepdims)
+
+
+@emits_ops
+def min(x, axis=None, keepdims: bool = False) -> Tracer:
+    """Minimum over ``axis`` (NaN propagates)."""
+    return _reduce("min", x, axis, keepdims)
+
+
+amax, amin = max, min
+
+
+@emits_ops
+def any(x, axis=None, keepdims: bool = False) -> Tracer:
+    """True where any element over ``axis`` is true."""
+    return _reduce("max", astype(x, bool_), axis, keepdims)
+
+
+@emits_ops
+def all(x, axis=None, keepdims: bool = False) -> Tracer:
+    """True where every element over ``axis`` is true."""
+    return _reduce("min", astype(x, bool_), axis, keepdims)
+
+
+@emits_ops
+def mean(x, axis=None, dtype=None, keepdims: bool = False) -> Tracer:
+    """Arithmetic mean over ``axis``; integers average in float64 like numpy."""
+    x = asarray(x)
+    dtype = _dt.float_of(x.dtype) if dtype is None else np.dtype(dtype)
+    axes = _normalize_axes(axis, x.ndim)
+    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    return divide(sum(x, axes, dtype=dtype, keepdims=keepdims), np.array(count, dtype))
+
+
+@emits_ops
+def var(x, axis=None, ddof: int = 0, keepdims: bool = False) -> Tracer:
+    """Variance over ``axis``."""
+    x = asarray(x)
+    axes = _normalize_axes(axis, x.ndim)
+    centered = subtract(x, mean(x, axes, keepdims=True))
+    count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64)) - ddof
+    squares = sum(multiply(centered, centered), axes, keepdims=keepdims)
+    return divide(squares, np.array(count, squares.dtype))
+
+
+@emits_ops
+def std(x, axis=None, ddof: int = 0, keepdims: bool = False) -> Tracer:
+    """Standard deviation over ``axis``."""
+    return sqrt(var(x, axis, ddof, keepdims))
+
+
+@emits_ops
+def argmax(x, axis=None, keepdims: bool = False) -> Tracer:
+    """Index of the first maximum along ``axis`` (of the flattened array when None); int64."""
+    x = asarray(x)
+    if _dt.is_bool(x.dtype):
+        x = astype(x, int32)
+    if axis is None:
+        out = argmax(ravel(x), 0)
+        return reshape(out, [1] * x.ndim) if keepdims else out
+    a = _normalize_axis(axis, x.ndim)
+    if x.shape[a] == 0:
+        raise TracingError("attempt to get argmax of an empty sequence")
+    return _keep(_wrap(_ops.argmax(x.value, a)), x, (a,), keepdims)
+
+
+@emits_ops
+def argmin(x, axis=None, keepdims: bool = False) -> Tracer:
+    """Index of the first minimum along ``axis``; int64."""
+    x = asarray(x)
+    flipped = logical_not(x) if _dt.is_bool(x.dtype) else (
+        negative(x) if _dt.is_float(x.dtype) else subtract(-1, x))
+    return argmax(flipped, axis, keepdims)
+
+
+# ----------------------------------------------------------------------------
+# Contractions (all through tad.dot_general)
+# ----------------------------------------------------------------------------
+
+def _dot_general(a: Tracer, b: Tracer, batch: tuple, contract: tuple) -> Tracer:
+    return _wrap(_ops.dot_general(a.value, b.value, batch[0], batch[1], contract[0], contract[1]))
+
+
+def _promote_pair(a, b):
+    dtype = _dt.result_type(a, b)
+    return astype(asarray(a), dtype), astype(asarray(b), dtype)
+
+
+@emits_ops
+def matmul(a, b) -> Tracer:
+    """Matrix product with numpy's rules (1-D promotion, broadcast batch dims)."""
+    a, b = _promote_pair(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        raise TracingError("matmul: input operand does not have enough dimensions")
+    a2 = reshape(a, (1,) + a.shape) if a.ndim == 1 else a
+    b2 = reshape(b, b.shape + (1,)) if b.ndim == 1 else b
+    if a2.shape[-1] != b2.shape[-2]:
+        raise TracingError(f"matmul: contracting dimensions differ: {a.shape} @ {b.shape}")
+    if b2.ndim == 2:  # fold a's batch dims into its free dims: no broadcast of b
+        out = _dot_general(a2, b2, ((), ()), ((a2.ndim - 1,), (0,)))
+    else:
+        batch = _broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+        a2 = broadcast_to(a2, batch + a2.shape[-2:])
+        b2 = broadcast_to(b2, batch + b2.shape[-2:])
+        nb = len(batch)
+        out = _dot_general(a2, b2, (tuple(range(nb)), tuple(range(nb))), ((nb + 1,), (nb,)))
+    shape = list(out.shape)
+    if b.ndim == 1:
+        shape.pop(-1)
+    if a.ndim == 1:
+        shape.pop(-1 if b.ndim == 1 else -2)
+    return reshape(out, shape)
+
+
+@emits_ops
+def dot(a, b) -> Tracer:
+    """numpy ``dot``: sum over the last axis of ``a`` and the second-to-last of ``b``."""
+    a, b = _promote_pair(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return multiply(a, b)
+    rhs_axis = b.ndim - 2 if b.ndim >= 2 else 0
+    if a.shape[-1] != b.shape[rhs_axis]:
+        raise TracingError(f"shapes {a.shape} and {b.shape} not aligned for dot")
+    return _dot_general(a, b, ((), ()), ((a.ndim - 1,), (rhs_axis,)))
+
+
+@emits_ops
+def tensordot(a, b, axes=2) -> Tracer:
+    """Sum products over ``axes`` (an int: last/first n axes; or two sequences)."""
+    a, b = _promote_pair(a, b)
+    if isinstance(axes, int):
+        ax_a, ax_b = tuple(range(a.ndim - axes, a.ndim)), tuple(range(axes))
+    else:
+        ax_a, ax_b = (_normalize_axes(axes[0], a.ndim), _normalize_axes(axes[1], b.ndim))
+    if len(ax_a) != len(ax_b) or builtins.any(a.shape[i] != b.shape[j] for i, j in zip(ax_a, ax_b)):
+        raise TracingError(f"shape mismatch for tensordot: {a.shape}, {b.shape}, axes {axes}")
+    return _dot_general(a, b, ((), ()), (ax_a, ax_b))
+
+
+@emits_ops
+def inner(a, b) -> Tracer:
+    """Sum of products over the last axes of ``a`` and ``b``."""
+    a, b = _promote_pair(a, b)
+    if a.ndim == 0 or b.ndim == 0:
+        return multiply(a, b)
+    return tensordot(a, b, ((a.ndim - 1,), (b.ndim - 1,)))
+
+
+@emits_ops
+def outer(a, b) -> Tracer:
+    """Outer product of the flattened ``a`` and ``b``."""
+    a, b = _promote_pair(a, b)
+    return _dot_general(ravel(a), ravel(b), ((), ()), ((), ()))
+
+
+# ----------------------------------------------------------------------------
+# Creation
+# ----------------------------------------------------------------------------
+
+def _shape_tuple(shape) -> tuple:
+    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(n) for n in shape)
+
+
+@emits_ops
+def full(shape, fill_value, dtype=None) -> Tracer:
+    """An array of ``shape`` filled with ``fill_value``."""
+    if isinstance(fill_value, Tracer):
+        return broadcast_to(astype(fill_value, dtype or fill_value.dtype), _shape_tuple(shape))
+    dtype = _dt.result_type(fill_value) if dtype is None else dtype
+    return _splat(fill_value, _shape_tuple(shape), dtype)
+
+
+@emits_ops
+def zeros(shape, dtype=float64) -> Tracer:
+    """An array of zeros (float64 by default, like numpy)."""
+    return full(shape, 0, dtype)
+
+
+@emits_ops
+def ones(shape, dtype=float64) -> Tracer:
+    """An array of ones (float64 by default, like numpy)."""
+    return full(shape, 1, dtype)
+
+
+@emits_ops
+def full_like(x, fill_value, dtype=None) -> Tracer:
+    """An array shaped like ``x`` filled with ``fill_value``."""
+    return full(np.shape(x) if not isinstance(x, Tracer) else x.shape, fill_value,
+                dtype or asarray(x).dtype)
+
+
+@emits_ops
+def zeros_like(x, dtype=None) -> Tracer:
+    """Zeros shaped like ``x``."""
+    return full_like(x, 0, dtype)
+
+
+@emits_ops
+def ones_like(x, dtype=None) -> Tracer:
+    """Ones shaped like ``x``."""
+    return full_like(x, 1, dtype)
+
+
+@emits_ops
+def arange(start, stop=None, step=1, dtype=None) -> Tracer:
+    """Evenly spaced values ``start, start + step, ...`` below ``stop`` (``tad.iota``)."""
+    if stop is None:
+        start, stop = 0, start
+    if dtype is None:
+        dtype = _dt.result_type(start, stop, step)
+        dtype = float64 if _dt.is_float(dtype) else int64
+    dtype = _dt.check_supported(dtype)
+    n = builtins.max(int(_math.ceil((stop - start) / step)), 0)
+    out = _wrap(_ops.iota((n,), 0, _dt.to_mlir(dtype)))
+    if step != 1:
+        out = multiply(out, np.array(step, dtype))
+    if start != 0:
+        out = add(out, np.array(start, dtype))
+    return out
+
+
+@emits_ops
+def eye(n: int, m: int | None = None, k: int = 0, dtype=float64) -> Tracer:
+    """A 2-D array with ones on the ``k``-th diagonal."""
+    m = n if m is None else m
+    rows = _wrap(_ops.iota((n, m), 0, _dt.to_mlir(int64)))
+    cols = _wrap(_ops.iota((n, m), 1, _dt.to_mlir(int64)))
+    return astype(equal(add(rows, k), cols), dtype)
+
+
+def shape(x) -> tuple:
+    """Shape of an array or traced array."""
+    return x.shape if isinstance(x, Tracer) else np.shape(x)
+
+
+def ndim(x) -> int:
+    """Number of dimensions of an array or traced array."""
+    return len(shape(x))
+
+
+# ----------------------------------------------------------------------------
+# Tracer methods and operators (numpy's array protocol)
+# ----------------------------------------------------------------------------
+
+def _swap(fn):
+    return lambda self, other: fn(other, self)
+
+
+def _install_array_methods(cls) -> None:
+    binary = {"add": add, "sub": subtract, "mul": multiply, "truediv": divide,
+              "floordiv": floor_divide, "mod": remainder, "pow": power, "matmul": matmul,
+              "and": bitwise_and, "or": bitwise_or, "xor": bitwise_xor}
+    for name, fn in binary.items():
+        setattr(cls, f"__{name}__", fn)
+        setattr(cls, f"__r{name}__", _swap(fn))
+    for name, fn in {"eq": equal, "ne": not_equal, "lt": less, "le": less_equal,
+                     "gt": greater, "ge": greater_equal, "neg": negative, "pos": positive,
+                     "abs": absolute, "invert": invert, "getitem": getitem}.items():
+        setattr(cls, f"__{name}__", fn)
+    for fn in (sum, mean, max, min, argmax, argmin, any, all, var, std, astype, ravel,
+               squeeze, swapaxes, clip, dot):
+        setattr(cls, fn.__name__, fn)
+    cls.reshape = lambda self, *shape: reshape(self, *shape)
+    cls.transpose = lambda self, *axes: transpose(self, axes if axes else None) if len(axes) != 1 \
+        else transpose(self, axes[0])
+    cls.flatten = ravel
+    cls.T = property(transpose)
+
+
+_install_array_methods(Tracer)
