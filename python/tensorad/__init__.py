@@ -11,7 +11,7 @@ array(3.)
 """
 
 from .errors import CompileError, ConcretizationError, TensoradError, TracingError
-from .jit import Jitted, Lowered, jit
+from .compiler import Jitted, Lowered, jit
 from .runtime import CallStats, last_call_stats, live_bytes
 from . import numpy, tree
 

@@ -96,9 +96,9 @@ class Allocator:
     def register(self, engine: ExecutionEngine) -> None:
         """Make ``engine``'s code allocate through this allocator."""
         engine.raw_register_runtime("_mlir_memref_to_llvm_alloc",
-                                    ctypes.cast(self.alloc_hook, ctypes.c_void_p).value)
+                                    ctypes.cast(self.alloc_hook, ctypes.c_void_p))
         engine.raw_register_runtime("_mlir_memref_to_llvm_free",
-                                    ctypes.cast(self.free_hook, ctypes.c_void_p).value)
+                                    ctypes.cast(self.free_hook, ctypes.c_void_p))
 
 
 ALLOCATOR = Allocator()
