@@ -11,9 +11,9 @@ array(3.)
 """
 
 from .errors import CompileError, ConcretizationError, TensoradError, TracingError
-from .compiler import Jitted, Lowered, jit
+from .compiler import Jitted, Lowered, compile_mlir, jit
 from .runtime import CallStats, last_call_stats, live_bytes
 from . import numpy, tree
 
-__all__ = ["jit", "Jitted", "Lowered", "numpy", "tree", "last_call_stats", "live_bytes",
+__all__ = ["jit", "compile_mlir", "Jitted", "Lowered", "numpy", "tree", "last_call_stats", "live_bytes",
            "CallStats", "TensoradError", "ConcretizationError", "TracingError", "CompileError"]

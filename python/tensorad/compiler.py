@@ -49,7 +49,7 @@ def _format_mlir_error(err: ir.MLIRError) -> str:
 def _run_stages(module: ir.Module, last: str) -> None:
     for name, pipeline in STAGES:
         if name == "llvm":
-            entry = module.body.operations[0]
+            entry = module.body.operations[0]  # the entry point comes first
             entry.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get(module.context)
         try:
             run_pipeline(module, pipeline)
@@ -105,6 +105,51 @@ class Compiled:
 
     def __call__(self, flat_arrays: Sequence[np.ndarray]) -> Any:
         return tree.unflatten(self.out_tree, self.executable(flat_arrays))
+
+
+def _tensor_avals(types) -> list:
+    return [(tuple(t.shape), dtypes.from_mlir(t.element_type)) for t in types]
+
+
+def compile_mlir(source: str, entry: str = "main") -> Callable:
+    """Compile hand-written ``tad``/upstream IR and return a function of numpy arrays.
+
+    The function ``entry`` goes through the same stages as traced code; the
+    other functions of the module may be callees. Results come back as one
+    array, or a tuple when ``entry`` has several.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> f = compile_mlir('''
+    ... func.func @main(%x: tensor<3xf64>) -> tensor<3xf64> {
+    ...   %0 = "tad.transpose"(%x) {permutation = array<i64: 0>} : (tensor<3xf64>) -> tensor<3xf64>
+    ...   %1 = math.exp %0 : tensor<3xf64>
+    ...   return %1 : tensor<3xf64>
+    ... }''')
+    >>> f(np.zeros(3))
+    array([1., 1., 1.])
+    """
+    try:
+        module = ir.Module.parse(source, TraceState.context())
+    except ir.MLIRError as err:
+        raise CompileError(f"cannot parse the module:\n{_format_mlir_error(err)}") from None
+    funcs = [op.operation for op in module.body.operations
+             if op.operation.name == "func.func" and op.attributes["sym_name"].value == entry]
+    if not funcs:
+        raise CompileError(f"the module has no func.func @{entry}")
+    ftype = funcs[0].attributes["function_type"].value
+    if funcs[0] != module.body.operations[0].operation:
+        funcs[0].move_before(module.body.operations[0])
+    in_avals, out_avals = _tensor_avals(ftype.inputs), _tensor_avals(ftype.results)
+    _run_stages(module, "llvm")
+    executable = Executable(module, entry, in_avals, out_avals)
+
+    def run(*arrays):
+        results = executable([_as_input_array(a) for a in arrays])
+        return results[0] if len(results) == 1 else tuple(results)
+
+    return run
 
 
 def _as_input_array(leaf) -> np.ndarray:
