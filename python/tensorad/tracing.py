@@ -89,6 +89,25 @@ def emits_ops(fn: Callable) -> Callable:
     return wrapper
 
 
+@contextlib.contextmanager
+def emitting_at(location: ir.Location):
+    """Make frontend functions emit ops at ``location`` (used by passes that build IR with them).
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown() as loc, emitting_at(loc):
+    ...     pass
+    """
+    global _depth
+    _depth += 1
+    try:
+        with location:
+            yield
+    finally:
+        _depth -= 1
+
+
 class Tracer:
     """A symbolic array: one SSA tensor value of the function being traced.
 

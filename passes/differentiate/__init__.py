@@ -1,0 +1,152 @@
+"""``tad-differentiate``: define every function declared with ``tad.vjp`` or ``tad.jvp``.
+
+A derivative is asked for by declaring the function that should exist (see
+DESIGN.md, "Asking for a derivative in IR"). This pass gives each declaration
+its body: reverse mode in :mod:`.reverse`, forward mode in :mod:`.forward`,
+rules in :mod:`.rules`. Generated functions are ordinary IR, so they can be
+differentiated again; a declaration may name another declaration as ``of``.
+A function with ``tad.custom_vjp = @bwd`` gets its vjp from ``@bwd``
+(``bwd(inputs..., cotangents...) -> one gradient per input``).
+
+Examples
+--------
+>>> from mlir import ir
+>>> from tensorad.dialects import make_context
+>>> from tensorad.passes.registry import run_pipeline
+>>> m = ir.Module.parse('''
+... func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
+...   %0 = math.sin %x : tensor<3xf64>
+...   return %0 : tensor<3xf64>
+... }
+... func.func private @f_vjp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
+...     attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}}''', make_context())
+>>> run_pipeline(m, "tad-differentiate")
+>>> "math.cos" in str(m)
+True
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import func
+
+from . import forward, reverse
+from .signature import DerivativeError, Request, check, expected_type
+
+_BUILDERS = {"vjp": reverse.build, "jvp": forward.build}
+
+
+class Generator:
+    """Defines the derivative functions of one module, each once."""
+
+    def __init__(self, module: ir.Operation):
+        self.module = module
+        self.body = module.regions[0].blocks[0]
+        self.symbols = {op.attributes["sym_name"].value: op.operation
+                        for op in self.body.operations if op.operation.name == "func.func"}
+        self.in_progress: set = set()
+        self.derived: dict = {}
+
+    def pending(self) -> list:
+        """The declarations that still need a body."""
+        return [r for r in (Request.from_decl(op) for op in self.symbols.values()
+                            if not op.regions[0].blocks) if r is not None]
+
+    def define(self, request: Request) -> None:
+        """Give ``request``'s declaration its body (defining what it depends on first)."""
+        if request.name in self.in_progress:
+            raise DerivativeError(request.decl.location,
+                                  f"@{request.name} depends on its own derivative")
+        primal = self.symbols.get(request.of)
+        if primal is None:
+            raise DerivativeError(request.decl.location, f"@{request.of} is not defined in this module")
+        name = request.name  # the declaration is replaced below
+        self.in_progress.add(name)
+        if not primal.regions[0].blocks:
+            pending = Request.from_decl(primal)
+            if pending is None:
+                raise DerivativeError(request.decl.location,
+                                      f"@{request.of} is only declared; it has no body to differentiate")
+            self.define(pending)
+            primal = self.symbols[request.of]
+        primal_type = primal.attributes["function_type"].value
+        with request.decl.location:
+            prefix = check(request, primal_type)
+            if request.kind == "vjp" and "tad.custom_vjp" in primal.attributes:
+                fn = self._custom_vjp(request, primal, prefix)
+            else:
+                fn = self._copy_of(primal, request)
+                _BUILDERS[request.kind](fn, request, prefix, self.derive)
+        self.symbols[name] = fn
+        self.in_progress.discard(name)
+
+    def _copy_of(self, primal: ir.Operation, request: Request) -> ir.Operation:
+        """Copy ``primal`` in place of the declaration, taking its name and attributes."""
+        fn = primal.clone(ip=ir.InsertionPoint(request.decl))
+        for name in [n for n in fn.attributes if n not in ("sym_name", "function_type")]:
+            del fn.attributes[name]
+        for name in request.decl.attributes:
+            if name != "sym_visibility":
+                fn.attributes[name] = request.decl.attributes[name]
+        request.decl.erase()
+        return fn
+
+    def _custom_vjp(self, request: Request, primal: ir.Operation, prefix: tuple) -> ir.Operation:
+        """vjp = (call @f, call @bwd) when @f carries ``tad.custom_vjp = @bwd``."""
+        bwd_name = primal.attributes["tad.custom_vjp"].value
+        bwd = self.symbols.get(bwd_name)
+        primal_type = primal.attributes["function_type"].value
+        inputs, results = list(primal_type.inputs), list(primal_type.results)
+        declared = request.function_type
+        seeds = list(declared.inputs)[len(inputs):]
+        want = ir.FunctionType.get(inputs + seeds, [
+            ir.RankedTensorType.get(list(prefix) + list(t.shape), t.element_type) for t in inputs])
+        if bwd is None or bwd.attributes["function_type"].value != want:
+            raise DerivativeError(primal.location,
+                                  f"tad.custom_vjp of @{request.of} must name a function of type {want}")
+        fn = func.FuncOp(request.name, declared, ip=ir.InsertionPoint(request.decl))
+        for name in request.decl.attributes:
+            if name not in ("sym_visibility", "sym_name", "function_type"):
+                fn.attributes[name] = request.decl.attributes[name]
+        block = fn.add_entry_block()
+        args = list(block.arguments)
+        with ir.InsertionPoint(block):
+            outs = func.CallOp(results, request.of, args[:len(inputs)])
+            grads = func.CallOp(list(want.results), bwd_name, args)
+            outs_list = [outs.results[i] for i in range(len(results))]
+            func.ReturnOp(outs_list + [grads.results[i] for i in request.wrt])
+        request.decl.erase()
+        return fn.operation
+
+    def derive(self, kind: str, callee: str, wrt: tuple, prefix: tuple):
+        """Symbol and type of the ``kind`` derivative of ``@callee`` (declared and defined once)."""
+        key = (kind, callee, wrt, prefix)
+        if key not in self.derived:
+            callee_op = self.symbols[callee]
+            name = f"{callee}_{kind}_wrt{'_'.join(map(str, wrt))}"
+            if prefix:
+                name += "_batch" + "x".join(map(str, prefix))
+            ftype = expected_type(Request(callee_op, kind, callee, wrt),
+                                  callee_op.attributes["function_type"].value, prefix)
+            with ir.InsertionPoint(self.body), callee_op.location:
+                decl = func.FuncOp(name, ftype, visibility="private")
+                decl.attributes[f"tad.{kind}"] = ir.DictAttr.get({
+                    "of": ir.FlatSymbolRefAttr.get(callee), "wrt": ir.DenseI64ArrayAttr.get(list(wrt))})
+            self.symbols[name] = decl.operation
+            self.define(Request.from_decl(decl.operation))
+            self.derived[key] = (name, ftype)
+        return self.derived[key]
+
+
+def run(op: ir.Operation, pass_) -> None:
+    """Define every ``tad.vjp``/``tad.jvp`` declaration in the module ``op``."""
+    generator = Generator(op)
+    try:
+        with op.context:
+            for name in [request.name for request in generator.pending()]:
+                decl = generator.symbols[name]
+                if not decl.regions[0].blocks:  # else defined already, as a dependency
+                    generator.define(Request.from_decl(decl))
+    except DerivativeError as err:
+        err.location.emit_error(str(err))
+        pass_.signal_pass_failure()
