@@ -245,7 +245,7 @@ def _iota(operands, attrs, results):
 def _constant(operands, attrs, results):
     out = _declared(results, "constant")
     value = attrs["value"]
-    _need(isinstance(value, (ir.FloatAttr, ir.IntegerAttr)), "value must be a scalar integer or float attribute")
+    _need(isinstance(value, (ir.FloatAttr, ir.IntegerAttr, ir.BoolAttr)), "value must be a scalar integer or float attribute")
     _need(value.type == out.element_type,
           f"value of type {value.type} does not match element type {out.element_type}")
     return [out]

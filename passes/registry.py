@@ -63,6 +63,8 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
     PassInfo("tad-simplify", "CSE, DCE and folding of tad ops", _P + "simplify:run"),
     PassInfo("tad-lower-to-linalg", "Lower tad ops to linalg, tensor, arith and math",
              _P + "lower.to_linalg:run"),
+    PassInfo("tad-widen-bools", "Store booleans as bytes: retype tensor<...xi1> values to i8",
+             _P + "lower.widen_bools:run"),
     PassInfo("tad-lower-to-llvm", "Fuse, bufferize, free buffers early and lower to the LLVM dialect",
              _P + "lower.to_llvm:pipeline", is_pipeline=True),
 )}
@@ -118,10 +120,11 @@ def _python_pass(info: PassInfo, options: dict) -> Callable:
 
     def run(op, pass_):
         try:
-            entry(op, pass_)
-            if info.name != "tad-verify":
-                from .verify import run as verify
-                verify(op, pass_)
+            with op.context, op.location:  # passes build types and attributes
+                entry(op, pass_)
+                if info.name != "tad-verify":
+                    from .verify import run as verify
+                    verify(op, pass_)
         except Exception as err:  # a pass reports failure, it never raises
             op.location.emit_error(f"{info.name} failed: {type(err).__name__}: {err}")
             pass_.signal_pass_failure()

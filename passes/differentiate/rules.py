@@ -400,22 +400,29 @@ def _dot_vjp(c, cotangents):
     ct_r = [nb + n_b + n_l + k for k in range(n_r)]
 
     def grad(other, other_batch, other_free, ct_free_other, own_batch, own_free, own_contract,
-             other_contract, n_own_free, rank):
-        # result dims: B, P, own free, other's contracting dims in increasing order
-        out = _dot(ct, other, (ct_b, other_batch), (ct_free_other, other_free))
+             other_contract, rank):
+        # Two equivalent contractions; keep the one whose result needs no transpose.
         rest = sorted(other_contract)
-        position = {}
-        for i, d in enumerate(own_batch):
-            position[d] = i
-        for k, d in enumerate(own_free):
-            position[d] = n_b + nb + k
-        for d, od in zip(own_contract, other_contract):
-            position[d] = n_b + nb + n_own_free + rest.index(od)
-        perm = [n_b + p for p in range(nb)] + [position[d] for d in range(rank)]
-        return _transposed(out, perm)
+        n_rest = len(rest)
+        forms = (  # (operands, batch, contract, where P, own free, own contracting dims land)
+            ((ct, other), (ct_b, other_batch), (ct_free_other, other_free),
+             n_b, n_b + nb, n_b + nb + len(own_free)),
+            ((other, ct), (other_batch, ct_b), (other_free, ct_free_other),
+             n_b + n_rest, n_b + n_rest + nb, n_b),
+        )
+        candidates = []
+        for operands, batch, contract, at_p, at_free, at_contract in forms:
+            position = {d: i for i, d in enumerate(own_batch)}
+            position.update({d: at_free + k for k, d in enumerate(own_free)})
+            position.update({d: at_contract + rest.index(od)
+                             for d, od in zip(own_contract, other_contract)})
+            perm = [at_p + p for p in range(nb)] + [position[d] for d in range(rank)]
+            candidates.append((perm != sorted(perm), operands, batch, contract, perm))
+        _, operands, batch, contract, perm = min(candidates, key=lambda form: form[0])
+        return _transposed(_dot(operands[0], operands[1], batch, contract), perm)
 
-    return [grad(rhs, rb, rfree, ct_r, lb, lfree, lc, rc, n_l, lhs.ndim),
-            grad(lhs, lb, lfree, ct_l, rb, rfree, rc, lc, n_r, rhs.ndim)]
+    return [grad(rhs, rb, rfree, ct_r, lb, lfree, lc, rc, lhs.ndim),
+            grad(lhs, lb, lfree, ct_l, rb, rfree, rc, lc, rhs.ndim)]
 
 
 JVP_RULES["tad.dot_general"], VJP_RULES["tad.dot_general"] = _dot_jvp, _dot_vjp

@@ -31,7 +31,7 @@ from .tracing import Tracer, TraceState, trace_function
 # Each stage's IR is what the pipelines up to and including it produce.
 STAGES: tuple = (
     ("tad", "tad-verify"),
-    ("differentiated", "tad-simplify"),
+    ("differentiated", "tad-differentiate,tad-simplify"),
     ("linalg", "tad-lower-to-linalg"),
     ("llvm", "tad-lower-to-llvm"),
 )
@@ -155,7 +155,8 @@ def compile_mlir(source: str, entry: str = "main") -> Callable:
 def _as_input_array(leaf) -> np.ndarray:
     arr = np.asarray(leaf)
     dtypes.check_supported(arr.dtype)
-    return np.ascontiguousarray(arr)
+    # np.ascontiguousarray would turn a 0-d array into a 1-d one.
+    return arr if arr.flags.c_contiguous else np.ascontiguousarray(arr)
 
 
 class Jitted:

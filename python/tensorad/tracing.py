@@ -186,9 +186,11 @@ class Tracer:
 
 
 class TraceState:
-    """Where ops go while tracing: the MLIR context (shared by all traces)."""
+    """Where ops go while tracing: the shared MLIR context and the module being built."""
 
     _context: ir.Context | None = None
+    modules: list = []  # stack of modules being traced (innermost last)
+    _counter = 0
 
     @classmethod
     def context(cls) -> ir.Context:
@@ -197,6 +199,12 @@ class TraceState:
             from tensorad.dialects import make_context
             cls._context = make_context()
         return cls._context
+
+    @classmethod
+    def fresh_name(cls, base: str) -> str:
+        """A symbol name not used before in this process."""
+        cls._counter += 1
+        return f"{base}_{cls._counter}"
 
 
 def function_location(fun: Callable) -> ir.Location:
@@ -207,45 +215,79 @@ def function_location(fun: Callable) -> ir.Location:
     return ir.Location.file(code.co_filename, code.co_firstlineno, 1)
 
 
-def trace_function(fun: Callable, in_avals: Sequence[tuple], name: str = "main",
-                   in_tree: tree.TreeDef | None = None):
-    """Trace ``fun`` on abstract arguments into a module holding ``func.func @name``.
+def _function_name(fun: Callable) -> str:
+    name = getattr(fun, "__name__", "fn")
+    return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name) or "fn"
+
+
+def trace_into(module: ir.Module, fun: Callable, in_avals: Sequence[tuple],
+               in_tree: tree.TreeDef | None = None, name: str | None = None,
+               private: bool = True):
+    """Trace ``fun`` on abstract arguments into a new ``func.func`` at the end of ``module``.
 
     Parameters
     ----------
+    module : mlir.ir.Module
     fun : callable
-        Called with one :class:`Tracer` per entry of ``in_avals`` (rebuilt into
-        ``in_tree`` when given).
+        Called with one :class:`Tracer` per entry of ``in_avals``, or, with
+        ``in_tree``, with the ``(args, kwargs)`` pair rebuilt from them.
     in_avals : sequence of (shape, dtype)
-    name : str
-        Symbol name of the traced function.
     in_tree : TreeDef, optional
-        Structure to rebuild the arguments into.
+    name : str, optional
+        Symbol name; a fresh one derived from ``fun``'s name by default.
+    private : bool
+        Give the function private visibility (callees are private).
 
     Returns
     -------
-    module : mlir.ir.Module
+    name : str
     out_tree : TreeDef
         Structure of the results.
     out_avals : list of (shape, dtype)
     """
     from . import numpy as tnp
 
-    ctx = TraceState.context()
-    with ctx, function_location(fun):
-        module = ir.Module.create()
+    name = name or TraceState.fresh_name(_function_name(fun))
+    with TraceState.context(), function_location(fun):
         arg_types = [ir.RankedTensorType.get(list(shape), dtypes.to_mlir(dt)) for shape, dt in in_avals]
         with ir.InsertionPoint(module.body):
             fn = func.FuncOp(name, ir.FunctionType.get(arg_types, []))
+            if private:
+                fn.attributes["sym_visibility"] = ir.StringAttr.get("private")
             entry = fn.add_entry_block()
-        with ir.InsertionPoint(entry):
-            tracers = [Tracer(a, shape, dt) for a, (shape, dt) in zip(entry.arguments, in_avals)]
-            args = tracers if in_tree is None else tree.unflatten(in_tree, tracers)
-            out = fun(*args) if in_tree is None else fun(*args[0], **args[1])
-            out_leaves, out_tree = tree.flatten(out)
-            with user_location():
-                results = [tnp.asarray(leaf) for leaf in out_leaves]
-            func.ReturnOp([r.value for r in results])
+        TraceState.modules.append(module)
+        try:
+            with ir.InsertionPoint(entry):
+                tracers = [Tracer(a, shape, dt) for a, (shape, dt) in zip(entry.arguments, in_avals)]
+                args = tracers if in_tree is None else tree.unflatten(in_tree, tracers)
+                out = fun(*args) if in_tree is None else fun(*args[0], **args[1])
+                out_leaves, out_tree = tree.flatten(out)
+                with user_location():
+                    results = [tnp.asarray(leaf) for leaf in out_leaves]
+                func.ReturnOp([r.value for r in results])
+        finally:
+            TraceState.modules.pop()
         fn.attributes["function_type"] = ir.TypeAttr.get(
             ir.FunctionType.get(arg_types, [r.value.type for r in results]))
-    return module, out_tree, [(r.shape, r.dtype) for r in results]
+    return name, out_tree, [(r.shape, r.dtype) for r in results]
+
+
+def trace_function(fun: Callable, in_avals: Sequence[tuple], name: str = "main",
+                   in_tree: tree.TreeDef | None = None):
+    """Trace ``fun`` into a new module whose first function is the public ``@name``.
+
+    Returns
+    -------
+    module : mlir.ir.Module
+    out_tree : TreeDef
+    out_avals : list of (shape, dtype)
+    """
+    with TraceState.context(), function_location(fun):
+        module = ir.Module.create()
+    _, out_tree, out_avals = trace_into(module, fun, in_avals, in_tree, name, private=False)
+    return module, out_tree, out_avals
+
+
+def current_module() -> ir.Module | None:
+    """The module being traced into, or None outside tracing."""
+    return TraceState.modules[-1] if TraceState.modules else None
