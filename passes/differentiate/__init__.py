@@ -86,8 +86,7 @@ class Generator:
         for name in [n for n in fn.attributes if n not in ("sym_name", "function_type")]:
             del fn.attributes[name]
         for name in request.decl.attributes:
-            if name != "sym_visibility":
-                fn.attributes[name] = request.decl.attributes[name]
+            fn.attributes[name] = request.decl.attributes[name]
         request.decl.erase()
         return fn
 
@@ -106,7 +105,7 @@ class Generator:
                                   f"tad.custom_vjp of @{request.of} must name a function of type {want}")
         fn = func.FuncOp(request.name, declared, ip=ir.InsertionPoint(request.decl))
         for name in request.decl.attributes:
-            if name not in ("sym_visibility", "sym_name", "function_type"):
+            if name not in ("sym_name", "function_type"):
                 fn.attributes[name] = request.decl.attributes[name]
         block = fn.add_entry_block()
         args = list(block.arguments)

@@ -31,7 +31,7 @@ from .tracing import Tracer, TraceState, trace_function
 # Each stage's IR is what the pipelines up to and including it produce.
 STAGES: tuple = (
     ("tad", "tad-verify"),
-    ("differentiated", "tad-differentiate,tad-simplify"),
+    ("differentiated", "tad-differentiate,tad-inline,symbol-dce,tad-simplify"),
     ("linalg", "tad-lower-to-linalg"),
     ("llvm", "tad-lower-to-llvm"),
 )
@@ -141,6 +141,8 @@ def compile_mlir(source: str, entry: str = "main") -> Callable:
     ftype = funcs[0].attributes["function_type"].value
     if funcs[0] != module.body.operations[0].operation:
         funcs[0].move_before(module.body.operations[0])
+    if "sym_visibility" in funcs[0].attributes:  # the entry point must stay visible
+        del funcs[0].attributes["sym_visibility"]
     in_avals, out_avals = _tensor_avals(ftype.inputs), _tensor_avals(ftype.results)
     _run_stages(module, "llvm")
     executable = Executable(module, entry, in_avals, out_avals)
