@@ -77,10 +77,13 @@ class _Traced:
     def __init__(self, fun: Callable, args: tuple):
         leaves, self.in_tree = tree.flatten(args)
         self.inputs = [tnp.asarray(x) for x in leaves]
-        self.name, self.out_tree, self.out_avals = trace_into(
+        self.name, self.out_tree, self.out_avals, captured = trace_into(
             current_module(), lambda *xs: fun(*tree.unflatten(self.in_tree, xs)),
             [(x.shape, x.dtype) for x in self.inputs])
+        # Only the explicit inputs are differentiated; closed-over values ride along.
         self.float_inputs = tuple(i for i, x in enumerate(self.inputs) if x.dtype.kind == "f")
+        self.explicit = len(self.inputs)
+        self.inputs += [Tracer.of(v) for v in captured]
 
     def call(self) -> list:
         return _call(self.name, self.inputs, self.out_avals)
@@ -94,7 +97,7 @@ class _Traced:
                         self.out_avals + grads)
         outs = iter(_call(name, self.inputs + list(seeds), self.out_avals + grads)[len(self.out_avals):])
         return [next(outs) if i in wrt else tnp.zeros(prefix + x.shape, x.dtype)
-                for i, x in enumerate(self.inputs)]
+                for i, x in enumerate(self.inputs[:self.explicit])]
 
     def pushforward(self, tangents: dict, prefix: tuple = ()) -> list:
         """Output tangents for input tangents ``{input index: tangent}`` (with batch ``prefix``)."""
@@ -423,7 +426,7 @@ class custom_vjp:
             return [tnp.zeros(x.shape, x.dtype) if g is None else tnp.astype(tnp.asarray(g), x.dtype)
                     for g, x in zip(grads, traced.inputs)]
 
-        bwd_name, _, _ = trace_into(
+        bwd_name, _, _, _ = trace_into(
             current_module(), backward,
             [(x.shape, x.dtype) for x in traced.inputs] + list(traced.out_avals[:n_out]))
         module = current_module()

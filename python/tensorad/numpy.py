@@ -299,9 +299,23 @@ cos = _float_unary("math.cos", "cos")
 tan = _float_unary("math.tan", "tan")
 sqrt = _float_unary("math.sqrt", "sqrt")
 rsqrt = _float_unary("math.rsqrt", "rsqrt")
-floor = _float_unary("math.floor", "floor")
-ceil = _float_unary("math.ceil", "ceil")
-round = _float_unary("math.roundeven", "round")  # numpy rounds half to even
+
+
+def _rounding(op_name: str, name: str):
+    def fn(x):
+        x = asarray(x)
+        if not _dt.is_float(x.dtype):  # already whole: numpy returns integers unchanged
+            return x
+        return _emit(op_name, [x], x.dtype)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise ``{name}``; integer arrays are returned unchanged like numpy."
+    return emits_ops(fn)
+
+
+floor = _rounding("math.floor", "floor")
+ceil = _rounding("math.ceil", "ceil")
+round = _rounding("math.roundeven", "round")  # numpy rounds half to even
 
 
 @emits_ops
@@ -351,7 +365,10 @@ def square(x) -> Tracer:
 
 @emits_ops
 def reciprocal(x) -> Tracer:
-    """Elementwise ``1 / x``."""
+    """Elementwise ``1 / x``; integers divide like numpy's integer loop (truncating toward zero)."""
+    x = asarray(x)
+    if not _dt.is_float(x.dtype) and not _dt.is_bool(x.dtype):
+        return _emit("arith.divsi", _operands(1, x), x.dtype)
     return divide(1, x)
 
 

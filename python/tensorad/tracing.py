@@ -244,6 +244,9 @@ def trace_into(module: ir.Module, fun: Callable, in_avals: Sequence[tuple],
     out_tree : TreeDef
         Structure of the results.
     out_avals : list of (shape, dtype)
+    captured : list of mlir.ir.Value
+        Values of enclosing functions that ``fun`` closed over; the function
+        takes them as extra trailing arguments.
     """
     from . import numpy as tnp
 
@@ -267,9 +270,36 @@ def trace_into(module: ir.Module, fun: Callable, in_avals: Sequence[tuple],
                 func.ReturnOp([r.value for r in results])
         finally:
             TraceState.modules.pop()
-        fn.attributes["function_type"] = ir.TypeAttr.get(
-            ir.FunctionType.get(arg_types, [r.value.type for r in results]))
-    return name, out_tree, [(r.shape, r.dtype) for r in results]
+        captured = _lift_captures(fn.operation, entry)
+        fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
+            arg_types + [v.type for v in captured], [r.value.type for r in results]))
+    return name, out_tree, [(r.shape, r.dtype) for r in results], captured
+
+
+def _lift_captures(fn: ir.Operation, entry: ir.Block) -> list:
+    """Turn values of enclosing functions used in ``fn`` (closures over outer tracers) into arguments.
+
+    Returns the captured outer values, in the order of the new trailing arguments.
+    """
+    defined, uses = set(entry.arguments), []
+
+    def visit(op: ir.Operation):
+        defined.update(op.results)
+        for region in op.regions:
+            for block in region.blocks:
+                defined.update(block.arguments)
+        uses.extend((op, i, v) for i, v in enumerate(op.operands))
+        return ir.WalkResult.ADVANCE
+
+    fn.walk(visit, ir.WalkOrder.PRE_ORDER)
+    captured: dict = {}
+    for op, i, value in uses:
+        if value in defined:
+            continue
+        if value not in captured:
+            captured[value] = entry.add_argument(value.type, fn.location)
+        op.operands[i] = captured[value]
+    return list(captured)
 
 
 def trace_function(fun: Callable, in_avals: Sequence[tuple], name: str = "main",
@@ -284,7 +314,7 @@ def trace_function(fun: Callable, in_avals: Sequence[tuple], name: str = "main",
     """
     with TraceState.context(), function_location(fun):
         module = ir.Module.create()
-    _, out_tree, out_avals = trace_into(module, fun, in_avals, in_tree, name, private=False)
+    _, out_tree, out_avals, _ = trace_into(module, fun, in_avals, in_tree, name, private=False)
     return module, out_tree, out_avals
 
 
