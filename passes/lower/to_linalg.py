@@ -1,0 +1,396 @@
+"""``tad-lower-to-linalg``: rewrite every ``tad`` op into linalg, tensor, arith and math.
+
+Each op has one lowering rule in :data:`LOWERINGS`, registered with
+:func:`lowering`. A rule builds the replacement right before the op and returns
+the values that replace the op's results. Most rules end in one
+``linalg.generic`` built by :func:`_generic`: elementwise and broadcasting
+generics are fused into their consumers by ``linalg-fuse-elementwise-ops`` in
+``tad-lower-to-llvm``, so broadcasts and constants cost no temporary buffer.
+
+Examples
+--------
+>>> from mlir import ir
+>>> from tensorad.dialects import make_context
+>>> from tensorad.passes.registry import run_pipeline
+>>> module = ir.Module.parse('''
+... func.func @f(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+...   %0 = "tad.transpose"(%x) {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+...   return %0 : tensor<3x2xf32>
+... }''', make_context())
+>>> run_pipeline(module, "tad-lower-to-linalg")
+>>> "linalg.transpose" in str(module)
+True
+"""
+
+from __future__ import annotations
+
+from math import prod
+from typing import Callable, Optional, Sequence
+
+from mlir import ir
+from mlir.dialects import arith, linalg, tensor
+
+from ...dialects.ops import scalar_attr
+from ...dialects.shapes import python_attrs
+
+Lowering = Callable[[ir.Operation], list]
+LOWERINGS: dict[str, Lowering] = {}
+
+
+def lowering(*names: str) -> Callable[[Lowering], Lowering]:
+    """Register ``fn`` as the lowering rule of the ops ``names``.
+
+    The rule runs with the insertion point right before the op and the op's
+    location active; it returns one replacement value per op result.
+
+    Examples
+    --------
+    >>> @lowering("tad.example_identity")
+    ... def _identity(op):
+    ...     return [op.operands[0]]
+    >>> LOWERINGS.pop("tad.example_identity") is _identity
+    True
+    """
+
+    def register(fn: Lowering) -> Lowering:
+        for name in names:
+            LOWERINGS[name] = fn
+        return fn
+
+    return register
+
+
+def run(op: ir.Operation, pass_) -> None:
+    """Replace every ``tad`` op inside ``op`` (a ``builtin.module``) by its lowering.
+
+    An op without a lowering rule is reported at its location and the pass
+    fails without changing the IR.
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> from tensorad.passes.registry import run_pipeline
+    >>> m = ir.Module.parse('%0 = "tad.iota"() {iota_dimension = 0} : () -> tensor<3xf32>',
+    ...                     make_context())
+    >>> run_pipeline(m, "tad-lower-to-linalg")
+    >>> "tad." in str(m)
+    False
+    """
+    tad_ops = []
+
+    def collect(inner: ir.Operation):
+        if inner.name.startswith("tad."):
+            tad_ops.append(inner)
+        return ir.WalkResult.ADVANCE
+
+    op.walk(collect)
+    missing = [o for o in tad_ops if o.name not in LOWERINGS]
+    for o in missing:
+        o.location.emit_error(f"'{o.name}' has no lowering to linalg (tad-lower-to-linalg)")
+    if missing:
+        pass_.signal_pass_failure()
+        return
+    for o in tad_ops:
+        with ir.InsertionPoint(o), o.location:
+            replacements = LOWERINGS[o.name](o)
+        for old, new in zip(o.results, replacements):
+            old.replace_all_uses_with(new)
+        o.erase()
+
+
+# --- shared builders ---------------------------------------------------------
+
+def _is_bool(t: ir.Type) -> bool:
+    return isinstance(t, ir.IntegerType) and t.width == 1
+
+
+def _category(t: ir.Type) -> str:
+    return "float" if isinstance(t, ir.FloatType) else ("bool" if _is_bool(t) else "int")
+
+
+# Scalar combiners per element category; booleans follow numpy (+ is or, * is and).
+_ADD = {"float": arith.addf, "int": arith.addi, "bool": arith.ori}
+_MUL = {"float": arith.mulf, "int": arith.muli, "bool": arith.andi}
+# Float max/min propagate NaN, like numpy's maximum/minimum.
+_MAX = {"float": arith.maximumf, "int": arith.maxsi, "bool": arith.ori}
+_MIN = {"float": arith.minimumf, "int": arith.minsi, "bool": arith.andi}
+
+
+def _zero(t: ir.Type) -> ir.Attribute:
+    """The identity of sum."""
+    return scalar_attr(0, t)
+
+
+def _lowest(t: ir.Type) -> ir.Attribute:
+    """The identity of max: -inf, the smallest signed integer, or false."""
+    if isinstance(t, ir.FloatType):
+        return scalar_attr(float("-inf"), t)
+    return scalar_attr(0 if _is_bool(t) else -(1 << (t.width - 1)), t)
+
+
+def _highest(t: ir.Type) -> ir.Attribute:
+    """The identity of min: +inf, the largest signed integer, or true."""
+    if isinstance(t, ir.FloatType):
+        return scalar_attr(float("inf"), t)
+    return scalar_attr(1 if _is_bool(t) else (1 << (t.width - 1)) - 1, t)
+
+
+def _affine_map(n_loops: int, dims: Sequence[Optional[int]]) -> ir.AffineMap:
+    """Map ``n_loops`` loop indices to ``dims``: loop ``d`` per entry, None for index 0."""
+    exprs = [ir.AffineConstantExpr.get(0) if d is None else ir.AffineDimExpr.get(d) for d in dims]
+    return ir.AffineMap.get(n_loops, 0, exprs)
+
+
+def _generic(inputs: Sequence[ir.Value], inits: Sequence[ir.Value], maps: Sequence[ir.AffineMap],
+             iterators: Sequence[str], body: Callable[..., list]) -> list:
+    """Build a ``linalg.generic`` and return its results.
+
+    ``maps`` holds one indexing map per input, then per init; ``iterators``
+    holds ``"parallel"`` or ``"reduction"`` per loop. ``body`` is called inside
+    the region with the block arguments (input elements, then accumulators) and
+    returns the values to yield.
+    """
+    op = linalg.GenericOp(
+        result_tensors=[v.type for v in inits], inputs=list(inputs), outputs=list(inits),
+        indexing_maps=ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]),
+        iterator_types=ir.ArrayAttr.get(
+            [ir.Attribute.parse(f"#linalg.iterator_type<{it}>") for it in iterators]))
+    block = op.regions[0].blocks.append(*[v.type.element_type for v in [*inputs, *inits]])
+    with ir.InsertionPoint(block):
+        linalg.YieldOp(body(*block.arguments))
+    return list(op.results)
+
+
+def _empty(t: ir.RankedTensorType) -> ir.Value:
+    return tensor.EmptyOp(t.shape, t.element_type).result
+
+
+def _parallel(inputs: Sequence[ir.Value], in_dims: Sequence[Sequence[Optional[int]]],
+              result_type: ir.RankedTensorType, body: Callable[..., ir.Value]) -> ir.Value:
+    """An all-parallel generic over ``result_type``; input ``k`` is read at loop dims ``in_dims[k]``."""
+    rank = result_type.rank
+    maps = [_affine_map(rank, dims) for dims in in_dims] + [_affine_map(rank, range(rank))]
+    [result] = _generic(inputs, [_empty(result_type)], maps, ["parallel"] * rank,
+                        lambda *args: [body(*args)])
+    return result
+
+
+def _splat(value: ir.Attribute, result_type: ir.RankedTensorType) -> ir.Value:
+    """A tensor filled with ``value``, built as a generic that fusion folds into its consumers."""
+    return _parallel([], [], result_type, lambda _out: arith.constant(value.type, value))
+
+
+def _convert_scalar(x: ir.Value, to: ir.Type) -> ir.Value:
+    """Convert one element with numpy ``astype`` semantics (floats truncate toward zero)."""
+    src = x.type
+    if src == to:
+        return x
+    if _is_bool(to):
+        zero = arith.constant(src, _zero(src))
+        if isinstance(src, ir.FloatType):
+            return arith.cmpf(arith.CmpFPredicate.UNE, x, zero)
+        return arith.cmpi(arith.CmpIPredicate.ne, x, zero)
+    if isinstance(src, ir.FloatType):
+        if isinstance(to, ir.IntegerType):
+            return arith.fptosi(to, x)
+        return (arith.extf if to.width > src.width else arith.truncf)(to, x)
+    if isinstance(to, ir.FloatType):
+        return (arith.uitofp if _is_bool(src) else arith.sitofp)(to, x)
+    if to.width > src.width:
+        return (arith.extui if _is_bool(src) else arith.extsi)(to, x)
+    return arith.trunci(to, x)
+
+
+def _index_scalar(dim: int, to: ir.Type) -> ir.Value:
+    """The current loop index ``dim`` as a value of type ``to``."""
+    i64 = ir.IntegerType.get_signless(64)
+    index = arith.index_cast(i64, linalg.IndexOp(dim).result)
+    return _convert_scalar(index, to)
+
+
+def _static_slice_args(offsets, sizes, strides) -> dict:
+    return dict(offsets=[], sizes=[], strides=[], static_offsets=list(offsets),
+                static_sizes=list(sizes), static_strides=list(strides))
+
+
+# --- structure -----------------------------------------------------------------
+
+def _broadcast(x: ir.Value, result_type: ir.RankedTensorType, dims: Sequence[int]) -> ir.Value:
+    """Operand dim i -> result dim ``dims[i]``; a size-1 operand dim is read at index 0."""
+    result_shape = result_type.shape
+    read = [None if n == 1 and result_shape[d] != 1 else d for n, d in zip(x.type.shape, dims)]
+    return _parallel([x], [read], result_type, lambda a, _out: a)
+
+
+@lowering("tad.broadcast_in_dim")
+def _broadcast_in_dim(op):
+    return [_broadcast(op.operands[0], op.results[0].type,
+                       python_attrs(op)["broadcast_dimensions"])]
+
+
+def _to_flat(x: ir.Value) -> ir.Value:
+    """Row-major view of ``x`` as a 1-D tensor."""
+    t = x.type
+    if t.rank == 1:
+        return x
+    flat = ir.RankedTensorType.get([prod(t.shape)], t.element_type)
+    if t.rank == 0:
+        return tensor.ExpandShapeOp(flat, x, [], [], [1]).result
+    return tensor.CollapseShapeOp(flat, x, [list(range(t.rank))]).result
+
+
+def _from_flat(flat: ir.Value, t: ir.RankedTensorType) -> ir.Value:
+    """Row-major view of the 1-D tensor ``flat`` with type ``t``."""
+    if t.rank == 1:
+        return flat
+    if t.rank == 0:
+        return tensor.CollapseShapeOp(t, flat, []).result
+    return tensor.ExpandShapeOp(t, flat, [list(range(t.rank))], [], list(t.shape)).result
+
+
+@lowering("tad.reshape")
+def _reshape(op):
+    # Collapsing to 1-D and expanding again is always legal; canonicalize
+    # composes the pair into a single reshape when the shapes allow it.
+    x, t = op.operands[0], op.results[0].type
+    if x.type == t:
+        return [x]
+    return [_from_flat(_to_flat(x), t)]
+
+
+@lowering("tad.transpose")
+def _transpose(op):
+    transposed = linalg.transpose(op.operands[0], outs=[_empty(op.results[0].type)],
+                                  permutation=list(python_attrs(op)["permutation"]))
+    return [transposed.results[0]]
+
+
+@lowering("tad.slice")
+def _slice(op):
+    a, t = python_attrs(op), op.results[0].type
+    return [tensor.ExtractSliceOp(t, op.operands[0], **_static_slice_args(
+        a["start_indices"], t.shape, a["strides"])).result]
+
+
+@lowering("tad.pad")
+def _pad(op):
+    # Interior padding is a strided insert: stride interior+1 leaves the gaps
+    # filled with the padding value.
+    x, value = op.operands
+    a, t = python_attrs(op), op.results[0].type
+    filled = _broadcast(value, t, ())
+    strides = [n + 1 for n in a["interior_padding"]]
+    return [tensor.InsertSliceOp(x, filled, **_static_slice_args(
+        a["edge_padding_low"], x.type.shape, strides)).result]
+
+
+@lowering("tad.iota")
+def _iota(op):
+    t = op.results[0].type
+    dim = python_attrs(op)["iota_dimension"].value
+    return [_parallel([], [], t, lambda _out: _index_scalar(dim, t.element_type))]
+
+
+@lowering("tad.constant")
+def _constant(op):
+    return [_splat(op.attributes["value"], op.results[0].type)]
+
+
+@lowering("tad.convert")
+def _convert(op):
+    x, t = op.operands[0], op.results[0].type
+    if x.type == t:
+        return [x]
+    return [_parallel([x], [range(t.rank)], t, lambda a, _out: _convert_scalar(a, t.element_type))]
+
+
+@lowering("tad.stop_gradient", "tad.start_checkpoint", "tad.end_checkpoint")
+def _identity(op):
+    return [op.operands[0]]
+
+
+# --- contraction -----------------------------------------------------------------
+
+@lowering("tad.dot_general")
+def _dot_general(op):
+    # Loops: the result dims (batch, lhs free, rhs free), then the contracting dims.
+    lhs, rhs = op.operands
+    a, t = python_attrs(op), op.results[0].type
+    lb, rb = a["lhs_batching_dimensions"], a["rhs_batching_dimensions"]
+    lc, rc = a["lhs_contracting_dimensions"], a["rhs_contracting_dimensions"]
+    n_loops = t.rank + len(lc)
+
+    def operand_map(rank, batch, contracting, free_start):
+        loop = {d: k for k, d in enumerate(batch)}
+        loop.update({d: t.rank + k for k, d in enumerate(contracting)})
+        free = [d for d in range(rank) if d not in loop]
+        loop.update({d: free_start + k for k, d in enumerate(free)})
+        return _affine_map(n_loops, [loop[d] for d in range(rank)]), len(free)
+
+    lhs_map, n_lhs_free = operand_map(lhs.type.rank, lb, lc, len(lb))
+    rhs_map, _ = operand_map(rhs.type.rank, rb, rc, len(lb) + n_lhs_free)
+    category = _category(t.element_type)
+    mul, add = _MUL[category], _ADD[category]
+    zero = _splat(_zero(t.element_type), t)
+    return _generic([lhs, rhs], [zero], [lhs_map, rhs_map, _affine_map(n_loops, range(t.rank))],
+                    ["parallel"] * t.rank + ["reduction"] * len(lc),
+                    lambda l, r, acc: [add(acc, mul(l, r))])
+
+
+# --- reduction -------------------------------------------------------------------
+
+def _reduction(x: ir.Value, dims: Sequence[int], inits: Sequence[ir.Value],
+               body: Callable[..., list]) -> list:
+    """A generic reading all of ``x`` and accumulating into ``inits`` (``x`` without ``dims``)."""
+    rank = x.type.rank
+    kept = [d for d in range(rank) if d not in dims]
+    maps = [_affine_map(rank, range(rank))] + [_affine_map(rank, kept)] * len(inits)
+    iterators = ["reduction" if d in dims else "parallel" for d in range(rank)]
+    return _generic([x], inits, maps, iterators, body)
+
+
+_REDUCTIONS = {"sum": (_zero, _ADD), "max": (_lowest, _MAX), "min": (_highest, _MIN)}
+
+
+def _reduce_rule(kind: str) -> Lowering:
+    identity, combiners = _REDUCTIONS[kind]
+
+    def rule(op):
+        x, t = op.operands[0], op.results[0].type
+        combine = combiners[_category(t.element_type)]
+        return _reduction(x, python_attrs(op)["dimensions"], [_splat(identity(t.element_type), t)],
+                          lambda a, acc: [combine(acc, a)])
+
+    return rule
+
+
+for _kind in _REDUCTIONS:
+    lowering(f"tad.reduce_{_kind}")(_reduce_rule(_kind))
+
+
+def _greater(a: ir.Value, best: ir.Value) -> ir.Value:
+    """True when ``a`` replaces the running maximum ``best``; a NaN beats any number, like numpy."""
+    if isinstance(a.type, ir.FloatType):
+        above_or_nan = arith.cmpf(arith.CmpFPredicate.UGT, a, best)
+        return arith.andi(above_or_nan, arith.cmpf(arith.CmpFPredicate.ORD, best, best))
+    if _is_bool(a.type):
+        return arith.cmpi(arith.CmpIPredicate.ugt, a, best)
+    return arith.cmpi(arith.CmpIPredicate.sgt, a, best)
+
+
+@lowering("tad.argmax")
+def _argmax(op):
+    # Only a strictly greater value replaces the running maximum, so with the
+    # loops running in ascending order the FIRST maximum wins, as in numpy.
+    x, t = op.operands[0], op.results[0].type
+    axis = python_attrs(op)["axis"].value
+    element = x.type.element_type
+    best = _splat(_lowest(element), ir.RankedTensorType.get(t.shape, element))
+    index = _splat(_zero(t.element_type), t)
+
+    def body(a, best_value, best_index):
+        take = _greater(a, best_value)
+        i = _index_scalar(axis, t.element_type)
+        return [arith.select(take, a, best_value), arith.select(take, i, best_index)]
+
+    return _reduction(x, (axis,), [best, index], body)[1:]
