@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import weakref
 from typing import Callable, Sequence
 
 import numpy as np
@@ -115,10 +116,19 @@ def _in_trace(leaves) -> bool:
     return any(isinstance(x, Tracer) for x in leaves)
 
 
-def _compiled(fun: Callable, cache_owner: dict, key) -> Jitted:
-    if key not in cache_owner:
-        cache_owner[key] = Jitted(fun)
-    return cache_owner[key]
+# Compiled top-level transformations, per user function; dropped with the function.
+_TOP_LEVEL: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _compiled(build: Callable, user_fun: Callable, kind: tuple) -> Jitted:
+    """The cached ``Jitted(build)`` for transformation ``kind`` of ``user_fun``."""
+    try:
+        per_fun = _TOP_LEVEL.setdefault(user_fun, {})
+    except TypeError:  # not weakly referenceable: compile without caching
+        return Jitted(build)
+    if kind not in per_fun:
+        per_fun[kind] = Jitted(build)
+    return per_fun[kind]
 
 
 def _split_aux(out, has_aux: bool):
@@ -162,9 +172,6 @@ def _main_and_stopped_aux(out, has_aux: bool):
     return (main, stop_gradient(aux)) if has_aux else main
 
 
-_TOP_LEVEL: dict = {}
-
-
 def vjp(fun: Callable, *primals, has_aux: bool = False):
     """Evaluate ``fun`` and return a function that pulls cotangents back to the primals.
 
@@ -191,8 +198,8 @@ def vjp(fun: Callable, *primals, has_aux: bool = False):
     def backward(args, cotangent):
         return _vjp_traced(fun, args, has_aux)[1](cotangent)
 
-    out, aux = _compiled(forward, _TOP_LEVEL, ("vjp-forward", fun, has_aux))(*primals)
-    pull = _compiled(backward, _TOP_LEVEL, ("vjp-backward", fun, has_aux))
+    out, aux = _compiled(forward, fun, ("vjp-forward", has_aux))(*primals)
+    pull = _compiled(backward, fun, ("vjp-backward", has_aux))
     vjp_fn = lambda cotangent: pull(primals, cotangent)  # noqa: E731
     return (out, vjp_fn, aux) if has_aux else (out, vjp_fn)
 
@@ -307,7 +314,7 @@ def jvp(fun: Callable, primals: Sequence, tangents: Sequence):
     primals, tangents = tuple(primals), tuple(tangents)
     if _in_trace(tree.flatten((primals, tangents))[0]):
         return _jvp_traced(fun, primals, tangents)
-    return _compiled(lambda p, t: _jvp_traced(fun, p, t), _TOP_LEVEL, ("jvp", fun))(primals, tangents)
+    return _compiled(lambda p, t: _jvp_traced(fun, p, t), fun, ("jvp",))(primals, tangents)
 
 
 def _single_argnum(argnums) -> int:
