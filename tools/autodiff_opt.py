@@ -1,0 +1,472 @@
+"""``autodiff-opt``: an ``mlir-opt``-style driver for tensorad.
+
+Reads MLIR, checks the ``tad`` ops (``tad-verify`` always runs after
+parsing), runs a pass pipeline that mixes tensorad and upstream passes, and
+prints the result. Every pass in :data:`tensorad.passes.registry.PASSES` is a
+flag of the same name; any other ``--NAME[=OPTIONS]`` flag names an upstream
+pass, as in ``mlir-opt``. Flags apply in command-line order.
+
+Examples
+--------
+Shell::
+
+    autodiff-opt model.mlir --tad-verify --canonicalize -o out.mlir
+    autodiff-opt model.mlir --pass-pipeline='builtin.module(tad-lower-to-linalg, cse)'
+    autodiff-opt errors.mlir --split-input-file --verify-diagnostics
+
+From Python:
+
+>>> main(["--help"])  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional, Sequence
+
+PROG = "autodiff-opt"
+SPLIT_MARKER = "// -----"
+
+# A source position: (file name as the parser saw it, line, column).
+Where = tuple[str, int, int]
+
+
+class _Parser(argparse.ArgumentParser):
+    """Argument parser whose usage errors exit with status 1, like ``mlir-opt``."""
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        self.exit(1, f"{self.prog}: error: {message}\n")
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """Parse the command line; pass flags become ``namespace.pipeline``.
+
+    A flag that is not one of the tool's own options names a pass, tensorad or
+    upstream: ``--NAME`` or ``--NAME=OPTIONS`` becomes the pipeline element
+    ``NAME{OPTIONS}``. Pass flags are split off before argparse sees them,
+    because argparse takes an unknown flag that contains a space (such as
+    ``--canonicalize=max-iterations=3 region-simplify=normal``) for a
+    positional argument.
+
+    Examples
+    --------
+    >>> parse_args(["x.mlir", "--tad-remat=budget=100", "--cse"]).pipeline
+    'builtin.module(tad-remat{budget=100},cse)'
+    """
+    from tensorad.passes.registry import PASSES
+
+    passes = "\n".join(f"  --{name:<24}{'(pipeline) ' if info.is_pipeline else ''}{info.summary}"
+                       for name, info in PASSES.items())
+    parser = _Parser(
+        prog=PROG, add_help=False, allow_abbrev=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Read MLIR, verify tad ops, run passes, print MLIR.",
+        epilog=f"tensorad passes (flags, or names inside --pass-pipeline):\n{passes}\n\n"
+               "Any other --NAME[=OPTIONS] flag runs the upstream MLIR pass NAME, as in mlir-opt.\n"
+               "Pass flags run in command-line order; options look like --NAME='key=value key2=value2'.")
+    own: set[str] = set()
+
+    def option(*flags, **kwargs):
+        own.update(flags)
+        parser.add_argument(*flags, **kwargs)
+
+    parser.add_argument("input", nargs="?", default="-", help="input file (default: stdin)")
+    option("-h", "--help", action="help", help="show this help and exit")
+    option("-o", dest="output", default="-", metavar="FILE", help="output file (default: stdout)")
+    option("--pass-pipeline", metavar="PIPELINE",
+           help="textual pipeline, e.g. 'builtin.module(tad-verify, canonicalize)'")
+    option("--split-input-file", action="store_true",
+           help=f"process the chunks between '{SPLIT_MARKER}' markers separately")
+    option("--verify-diagnostics", action="store_true",
+           help="check produced diagnostics against expected-* comments")
+    option("--allow-unregistered-dialect", action="store_true",
+           help="accept ops of dialects that are not registered")
+    option("--mlir-print-ir-after-all", action="store_true", help="print the IR after every pass (stderr)")
+    option("--mlir-timing", action="store_true", help="report the time of every pass (stderr)")
+    option("--mlir-print-debuginfo", action="store_true", help="print locations")
+    option("--mlir-print-op-generic", action="store_true", help="print ops in generic form")
+    option("--mlir-elide-elementsattrs-if-larger", type=int, metavar="N",
+           help="elide elements attributes with more than N elements")
+
+    rest, elements = _split_pass_flags(argv, own)
+    args = parser.parse_args(rest)
+    if args.pass_pipeline is not None and elements:
+        parser.error("--pass-pipeline cannot be combined with pass flags")
+    args.pipeline = args.pass_pipeline or (f"builtin.module({','.join(elements)})" if elements else "")
+    return args
+
+
+def _split_pass_flags(argv: Sequence[str], own: set[str]) -> tuple[list[str], list[str]]:
+    """Return (the tool's own arguments, pipeline elements of the pass flags, in order)."""
+    rest, elements = [], []
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            rest.extend(argv[i:])
+            break
+        if not arg.startswith("-") or arg == "-" or arg.split("=", 1)[0] in own:
+            rest.append(arg)
+            continue
+        name, eq, options = arg.lstrip("-").partition("=")
+        elements.append(f"{name}{{{options}}}" if eq else name)
+    return rest, elements
+
+
+def split_input(text: str) -> list[str]:
+    """Split ``text`` at every ``// -----``, keeping line and column numbers.
+
+    Like ``mlir-opt``, the marker splits wherever it occurs. Each chunk is
+    preceded by as many newlines and spaces as text precedes it, so
+    diagnostics and ``expected-*`` line designators refer to positions in the
+    whole file.
+
+    Examples
+    --------
+    >>> split_input("a\\n// -----\\nb\\n")
+    ['a\\n', '\\n        \\nb\\n']
+    """
+    chunks, lines, col = [], 0, 0
+    for piece in text.split(SPLIT_MARKER):
+        chunks.append("\n" * lines + " " * col + piece)
+        last = piece.rfind("\n")
+        lines += piece.count("\n")
+        col = (col if last < 0 else 0) + len(piece) - (last + 1) + len(SPLIT_MARKER)
+    return chunks
+
+
+def file_location(loc) -> Optional[Where]:
+    """Return the first file position inside an ``ir.Location``, or None.
+
+    Name, call-site (the callee) and fused locations are unwrapped, as
+    ``mlir-opt`` does when it prints a diagnostic.
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> with ir.Context():
+    ...     file_location(ir.Location.name("x", childLoc=ir.Location.file("a.py", 3, 1)))
+    ('a.py', 3, 1)
+    """
+    if loc.is_a_file():
+        return loc.filename, loc.start_line, loc.start_col
+    if loc.is_a_name():
+        return file_location(loc.child_loc)
+    if loc.is_a_callsite():
+        return file_location(loc.callee)
+    if loc.is_a_fused():
+        return next(filter(None, map(file_location, loc.locations)), None)
+    return None
+
+
+@dataclass
+class Diag:
+    """A diagnostic copied out of MLIR (``ir.Diagnostic`` lives only during its handler)."""
+
+    severity: str
+    where: Optional[Where]
+    message: str
+    notes: list["Diag"] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, diag) -> "Diag":
+        """Copy an ``ir.Diagnostic`` and its notes.
+
+        Examples
+        --------
+        >>> Diag.of(diagnostic).severity  # doctest: +SKIP
+        'error'
+        """
+        return cls(diag.severity.name.lower(), file_location(diag.location), diag.message,
+                   [cls.of(note) for note in diag.notes])
+
+
+class Source:
+    """The input text and its name, for printing diagnostics the way ``mlir-opt`` does.
+
+    The parser names every buffer ``"-"``; diagnostics at ``"-"`` are shown
+    with the real input name and the source line.
+
+    Examples
+    --------
+    >>> Source("a.mlir", "%0 = foo\\n").render("error", ("-", 1, 6), "unknown op")
+    'a.mlir:1:6: error: unknown op\\n%0 = foo\\n     ^'
+    """
+
+    def __init__(self, name: str, text: str):
+        self.name = name
+        self.lines = text.split("\n")
+
+    def render(self, severity: str, where: Optional[Where], message: str, show_line: bool = True) -> str:
+        """Return ``FILE:LINE:COL: SEVERITY: MESSAGE`` with the source line and a caret."""
+        if where is None:
+            return f"{self.name}: {severity}: {message}"
+        file, line, col = where
+        text = f"{self.name if file == '-' else file}:{line}:{col}: {severity}: {message}"
+        if show_line and file == "-" and 1 <= line <= len(self.lines):
+            text += f"\n{self.lines[line - 1]}\n{' ' * max(col - 1, 0)}^"
+        return text
+
+    def print(self, severity: str, where: Optional[Where], message: str, show_line: bool = True) -> None:
+        """Print a rendered diagnostic to stderr."""
+        print(self.render(severity, where, message, show_line), file=sys.stderr, flush=True)
+
+    def print_diag(self, diag: Diag) -> None:
+        """Print a diagnostic and its notes (notes without the source line)."""
+        self.print(diag.severity, diag.where, diag.message)
+        for note in diag.notes:
+            self.print(note.severity, note.where, note.message, show_line=False)
+
+
+@dataclass
+class Expected:
+    """One ``// expected-SEVERITY@DESIGNATOR {{text}}`` comment."""
+
+    severity: str
+    line: int  # the line the diagnostic must be at; 0 for @unknown
+    at: Where  # where the comment is
+    text: str
+    pattern: Optional[re.Pattern]  # for expected-SEVERITY-re
+    matched: bool = False
+
+    def matches(self, message: str) -> bool:
+        """True when ``message`` contains the text (or matches the -re pattern)."""
+        return bool(self.pattern.search(message)) if self.pattern else self.text in message
+
+
+_EXPECTED = re.compile(r"expected-(error|note|remark|warning)(-re)? *"
+                       r"(@([+-][0-9]+|above|below|unknown))? *\{\{(.*)\}\}$")
+
+
+def _re_pattern(text: str) -> re.Pattern:
+    """``a{{[0-9]+}}b`` -> regex: literal text, ``{{...}}`` parts are regexes (MLIR's -re)."""
+    parts = re.split(r"\{\{(.*?)\}\}", text)
+    return re.compile("".join(f"(?:{p})" if i % 2 else re.escape(p) for i, p in enumerate(parts)))
+
+
+def parse_expectations(text: str) -> list[Expected]:
+    """Read the ``expected-*`` comments of ``text`` with MLIR's line designators.
+
+    ``@+N``/``@-N`` are relative to the comment, ``@above`` is the last line
+    without an ``expected-*`` comment, ``@below`` the next such line,
+    ``@unknown`` a diagnostic without a file location.
+
+    Examples
+    --------
+    >>> [e.line for e in parse_expectations("x\\n// expected-error@above {{bad}}\\n")]
+    [1]
+    """
+    expected, below = [], []
+    last_plain = 0
+    for i, line in enumerate(text.split("\n")):
+        m = _EXPECTED.search(line.rstrip())
+        if not m:
+            for e in below:
+                e.line = i + 1
+            below, last_plain = [], i
+            continue
+        severity, is_re, designator, body = m[1], m[2], m[4], m[5]
+        e = Expected(severity, i + 1, ("-", i + 1, m.start() + 1), body, _re_pattern(body) if is_re else None)
+        if designator is None:
+            pass
+        elif designator[0] in "+-":
+            e.line += int(designator)
+        elif designator == "unknown":
+            e.line = 0
+        elif designator == "above":
+            e.line = last_plain + 1
+        else:
+            below.append(e)  # its line is set when the next plain line comes
+        expected.append(e)
+    return expected
+
+
+def check_expectations(diags: Sequence[Diag], expected: Sequence[Expected],
+                       report: Callable[[Optional[Where], str], None]) -> bool:
+    """Match produced diagnostics (notes included) against expectations.
+
+    Every produced diagnostic needs an expectation of its severity at its line
+    whose text it contains; every expectation needs a diagnostic. Each
+    mismatch is passed to ``report(where, message)``.
+
+    Returns
+    -------
+    bool
+        True when everything matched.
+
+    Examples
+    --------
+    >>> exp = parse_expectations("x // expected-error {{bad}}")
+    >>> check_expectations([Diag("error", ("-", 1, 1), "bad op")], exp, print)
+    True
+    """
+    ok = True
+    for d in (n for diag in diags for n in (diag, *diag.notes)):
+        # mlir-opt turns this note off in --verify-diagnostics mode; the bindings cannot.
+        if d.severity == "note" and d.message.startswith("see current operation"):
+            continue
+        line = 0 if d.where is None else d.where[1] if d.where[0] == "-" else None
+        candidates = [e for e in expected if e.severity == d.severity and e.line == line and e.matches(d.message)]
+        if candidates:
+            min(candidates, key=lambda e: e.matched).matched = True
+        else:
+            report(d.where, f"unexpected {d.severity}: {d.message}")
+            ok = False
+    for e in expected:
+        if not e.matched:
+            report(e.at, f'expected {e.severity} "{e.text}" was not produced')
+            ok = False
+    return ok
+
+
+def _mlir_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class _Driver:
+    """Parses, verifies, transforms and prints one chunk at a time in one context."""
+
+    def __init__(self, args: argparse.Namespace, source: Source):
+        from mlir import ir
+
+        from tensorad.dialects import make_context
+        from tensorad.passes.registry import build_pass_manager
+
+        self.ir, self.args, self.source = ir, args, source
+        self.ctx = make_context()
+        self.ctx.allow_unregistered_dialects = args.allow_unregistered_dialect
+        # Send errors to the handler as well (not only into MLIRError), so every
+        # diagnostic arrives in one place, in the order MLIR emits them.
+        self.ctx.emit_error_diagnostics = True
+        self.diags: list[Diag] = []
+        self._handler = self.ctx.attach_diagnostic_handler(self._on_diagnostic)
+        self.verify_pm = build_pass_manager("tad-verify", self.ctx)
+        self.pm = build_pass_manager(args.pipeline, self.ctx) if args.pipeline else None
+        if self.pm is not None and args.mlir_print_ir_after_all:
+            self.pm.enable_ir_printing()
+        if self.pm is not None and args.mlir_timing:
+            self.pm.enable_timing()  # the report prints when the PassManager is freed
+
+    def close(self) -> None:
+        """Detach the diagnostic handler and free the pass managers (printing --mlir-timing)."""
+        self._handler.detach()
+        self.pm = self.verify_pm = None
+
+    def _on_diagnostic(self, diagnostic) -> bool:
+        diag = Diag.of(diagnostic)
+        self.diags.append(diag)
+        if not self.args.verify_diagnostics:
+            self.source.print_diag(diag)
+        return True
+
+    def process(self, chunk: str) -> tuple[Optional[str], bool]:
+        """Return (printed IR or None on failure, whether the chunk is fine).
+
+        A chunk is fine when it succeeded, or under ``--verify-diagnostics``
+        when its diagnostics are exactly the expected ones.
+        """
+        self.diags = []
+        try:
+            module = self.ir.Module.parse(chunk, self.ctx)
+            self.verify_pm.run(module.operation)
+            if self.pm is not None:
+                self.pm.run(module.operation)
+            output = self._print(module)
+        except self.ir.MLIRError as err:
+            output = None
+            if not self.args.verify_diagnostics and not any(d.severity == "error" for d in self.diags):
+                self.source.print("error", None, str(err))
+        if self.args.verify_diagnostics:
+            return output, check_expectations(
+                self.diags, parse_expectations(chunk),
+                lambda where, message: self.source.print("error", where, message))
+        return output, output is not None
+
+    def _print(self, module) -> str:
+        args = self.args
+        asm = module.operation.get_asm(
+            enable_debug_info=args.mlir_print_debuginfo,
+            print_generic_op_form=args.mlir_print_op_generic,
+            large_elements_limit=args.mlir_elide_elementsattrs_if_larger,
+            assume_verified=True)
+        if args.mlir_print_debuginfo:
+            # The parser names every buffer "-"; show the input's name as mlir-opt does.
+            asm = re.sub(r'"-":(\d+):(\d+)', lambda m: f"{_mlir_string(self.source.name)}:{m[1]}:{m[2]}", asm)
+        return asm + "\n"
+
+
+def _error(message: str) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return 1
+
+
+def run(argv: Sequence[str]) -> int:
+    """Run the tool on ``argv`` (without the program name); return the exit status.
+
+    Exceptions other than ``SystemExit`` (from ``--help`` and usage errors)
+    are internal errors; :func:`main` turns them into a message.
+
+    Examples
+    --------
+    >>> run(["model.mlir", "--tad-verify"])  # doctest: +SKIP
+    0
+    """
+    args = parse_args(argv)
+    name = "<stdin>" if args.input == "-" else args.input
+    try:
+        text = sys.stdin.read() if args.input == "-" else Path(args.input).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        return _error(f"cannot read input file '{name}': {getattr(err, 'strerror', None) or err}")
+    source = Source(name, text)
+    try:
+        driver = _Driver(args, source)
+    except (ValueError, TypeError, ImportError) as err:
+        return _error(f"invalid pass pipeline '{args.pipeline}': {str(err).strip()}")
+    sys.stderr.flush()  # MLIR writes IR dumps and timing straight to the stderr file descriptor
+    results = [driver.process(chunk) for chunk in (split_input(text) if args.split_input_file else [text])]
+    driver.close()
+    ok = all(fine for _, fine in results)
+    output = f"{SPLIT_MARKER}\n".join(out or "" for out, _ in results)
+    if args.output == "-":
+        sys.stdout.write(output)
+        sys.stdout.flush()
+    elif ok:
+        try:
+            Path(args.output).write_text(output, encoding="utf-8")
+        except OSError as err:
+            return _error(f"cannot write output file '{args.output}': {err.strerror}")
+    return 0 if ok else 1
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Console entry of ``autodiff-opt``: never lets a Python traceback reach the user.
+
+    Returns
+    -------
+    int
+        0 on success, 1 on bad input or a failed pass, 2 on an internal error.
+
+    Examples
+    --------
+    >>> main(["--tad-verify", "model.mlir"])  # doctest: +SKIP
+    0
+    """
+    try:
+        return run(sys.argv[1:] if argv is None else list(argv))
+    except BrokenPipeError:
+        # The reader left (`| head`): silence the flush at exit instead of a traceback.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:  # anything else is a bug in tensorad, reported without a traceback
+        print(f"{PROG}: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
