@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
@@ -117,7 +118,13 @@ def _strip_module_anchor(text: str) -> str:
 
 def _python_pass(info: PassInfo, options: dict) -> Callable:
     """Wrap a pass entry: no exception escapes, and tad ops are verified after it."""
-    entry = functools.partial(info.load(), **options)
+    function = info.load()
+    known = [p for p in inspect.signature(function).parameters if p not in ("op", "pass_")]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise ValueError(f"pass {info.name} has no option {', '.join(unknown)}"
+                         + (f"; its options are {', '.join(known)}" if known else ""))
+    entry = functools.partial(function, **options)
 
     def run(op, pass_):
         try:
@@ -127,7 +134,9 @@ def _python_pass(info: PassInfo, options: dict) -> Callable:
                     from .verify import run as verify
                     verify(op, pass_)
         except Exception as err:  # a pass reports failure, it never raises
-            op.location.emit_error(f"{info.name} failed: {type(err).__name__}: {err}")
+            # Errors raised inside MLIR callbacks carry a whole traceback: keep its last line.
+            message = (str(err).strip().splitlines() or [""])[-1]
+            op.location.emit_error(f"{info.name} failed: {type(err).__name__}: {message}")
             pass_.signal_pass_failure()
 
     run.__name__ = info.name.replace("-", "_")

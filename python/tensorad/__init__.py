@@ -3,6 +3,9 @@
 Python functions are traced to the ``tad`` dialect, transformed by MLIR passes,
 lowered through upstream MLIR to LLVM and run by the ExecutionEngine.
 
+The public names are imported on first use, so tools that only need the
+dialect and the passes (``autodiff-opt``) start quickly.
+
 Examples
 --------
 >>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
@@ -10,14 +13,29 @@ Examples
 array(3.)
 """
 
-from .errors import CompileError, ConcretizationError, TensoradError, TracingError
-from .compiler import Jitted, Lowered, compile_mlir, jit
-from .runtime import CallStats, last_call_stats, live_bytes
-from .autodiff import (custom_vjp, grad, hessian, jacfwd, jacrev, jvp, stop_gradient,
-                       value_and_grad, vjp)
-from . import numpy, tree
+import importlib
 
-__all__ = ["jit", "compile_mlir", "Jitted", "Lowered", "grad", "value_and_grad", "vjp", "jvp",
-           "jacrev", "jacfwd", "hessian", "stop_gradient", "custom_vjp", "numpy", "tree",
-           "last_call_stats", "live_bytes", "CallStats", "TensoradError", "ConcretizationError",
-           "TracingError", "CompileError"]
+_PUBLIC = {
+    "errors": ("CompileError", "ConcretizationError", "TensoradError", "TracingError"),
+    "compiler": ("Jitted", "Lowered", "compile_mlir", "jit"),
+    "runtime": ("CallStats", "last_call_stats", "live_bytes"),
+    "autodiff": ("custom_vjp", "grad", "hessian", "jacfwd", "jacrev", "jvp", "stop_gradient",
+                 "value_and_grad", "vjp"),
+}
+_HOME = {name: module for module, names in _PUBLIC.items() for name in names}
+__all__ = sorted(_HOME) + ["numpy", "tree", "test_util"]
+
+
+def __getattr__(name: str):
+    if name in _HOME:
+        value = getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+    elif name in ("numpy", "tree", "test_util"):
+        value = importlib.import_module(f"{__name__}.{name}")
+    else:
+        raise AttributeError(f"module 'tensorad' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return __all__
