@@ -38,6 +38,7 @@ from collections import ChainMap
 from math import prod
 from typing import Callable, Optional
 
+import numpy as np
 from mlir import ir
 
 from ..dialects import ops
@@ -259,15 +260,48 @@ def _is_zero(value: ir.Value) -> bool:
     return scalar is not None and scalar.value == 0
 
 
+# Scalar arithmetic of two splat constants, evaluated here (float ops only:
+# integer wrap-around and division rounding are left to the compiled code).
+_FLOAT_DTYPES = {"f32": np.float32, "f64": np.float64}
+_SPLAT_ARITHMETIC = {"arith.addf": lambda a, b: a + b, "arith.subf": lambda a, b: a - b,
+                     "arith.mulf": lambda a, b: a * b}
+
+
+def _splat_arithmetic(op) -> Optional[ir.Value]:
+    a, b = (_splat_value(v) for v in op.operands)
+    if a is None or b is None or op.name not in _SPLAT_ARITHMETIC:
+        return None
+    t = op.results[0].type
+    value = _SPLAT_ARITHMETIC[op.name](a.value, b.value)
+    return ops.constant(float(np.asarray(value, _FLOAT_DTYPES[str(t.element_type)])), t.shape,
+                        t.element_type)
+
+
+def _is_splat(value: ir.Value, number: float) -> bool:
+    scalar = _splat_value(value)
+    return scalar is not None and scalar.value == number
+
+
+def _is_zero(value: ir.Value) -> bool:
+    return _is_splat(value, 0)
+
+
 @fold("arith.addf", "arith.addi")
 def _fold_add_zero(op):
     # Drops zero adjoints; the one value this changes is -0.0 + 0.0 (-0.0
     # instead of +0.0), which no derivative depends on.
     lhs, rhs = op.operands
-    return lhs if _is_zero(rhs) else (rhs if _is_zero(lhs) else None)
+    return lhs if _is_zero(rhs) else (rhs if _is_zero(lhs) else _splat_arithmetic(op))
 
 
 @fold("arith.subf", "arith.subi")
 def _fold_sub_zero(op):
     lhs, rhs = op.operands
-    return lhs if _is_zero(rhs) else None
+    return lhs if _is_zero(rhs) else _splat_arithmetic(op)
+
+
+@fold("arith.mulf", "arith.muli")
+def _fold_mul_one(op):
+    # Seeds of 1 (grad's cotangent) multiply whole adjoints: drop them.
+    lhs, rhs = op.operands
+    return lhs if _is_splat(rhs, 1) else (rhs if _is_splat(lhs, 1) else _splat_arithmetic(op))
