@@ -35,7 +35,7 @@ class TensorSpec:
 
     Examples
     --------
-    >>> with ir.Context():
+    >>> with ir.Context(), ir.Location.unknown():
     ...     TensorSpec.of(ir.RankedTensorType.get([2], ir.F64Type.get())).shape
     (2,)
     """
