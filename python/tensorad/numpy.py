@@ -184,7 +184,8 @@ arctan2 = _float_binary("math.atan2", "arctan2")
 @emits_ops
 def power(x, y) -> Tracer:
     """Elementwise ``x ** y`` (``math.powf`` for floats, ``math.ipowi`` for integers)."""
-    if _is_scalar(y) and y == 2:
+    if _is_scalar(y) and y == 2:  # x * x in the promoted dtype: int32 ** 2.0 is float64
+        x = astype(x, _dt.result_type(x, y))
         return multiply(x, x)
     a, b = _operands(x, y)
     if _dt.is_bool(a.dtype):
@@ -517,15 +518,14 @@ def getitem(x, key) -> Tracer:
     """Basic indexing ``x[key]``: integers, slices (positive steps), ``None`` and ``...``."""
     x = asarray(x)
     key = key if isinstance(key, tuple) else (key,)
-    if builtins.sum(k is Ellipsis for k in key) > 1:
+    ellipses = [i for i, k in enumerate(key) if k is Ellipsis]  # `is`: keys may be arrays
+    if len(ellipses) > 1:
         _index_error("an index can only have a single ellipsis ('...')")
     consumed = builtins.sum(k is not None and k is not Ellipsis for k in key)
     if consumed > x.ndim:
         _index_error(f"too many indices for an array of dimension {x.ndim}")
-    if Ellipsis in key:
-        i = key.index(Ellipsis)
-        key = key[:i] + (slice(None),) * (x.ndim - consumed) + key[i + 1:]
-    key = key + (slice(None),) * (x.ndim - consumed)
+    fill = (slice(None),) * (x.ndim - consumed)
+    key = key[:ellipses[0]] + fill + key[ellipses[0] + 1:] if ellipses else key + fill
     start, limit, strides, out_shape = [], [], [], []
     dim = 0
     for k in key:
