@@ -26,7 +26,7 @@ _STAGES = (
     "canonicalize",
     "cse",
     "tad-widen-bools",
-    "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}",
+    "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}",
     "buffer-deallocation-pipeline",
     "tad-widen-bools",
     "convert-bufferization-to-memref",

@@ -23,13 +23,14 @@ _PUBLIC = {
                  "value_and_grad", "vjp"),
 }
 _HOME = {name: module for module, names in _PUBLIC.items() for name in names}
-__all__ = sorted(_HOME) + ["numpy", "tree", "test_util"]
+_SUBMODULES = ("numpy", "lax", "tree", "test_util")
+__all__ = sorted(_HOME) + list(_SUBMODULES)
 
 
 def __getattr__(name: str):
     if name in _HOME:
         value = getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
-    elif name in ("numpy", "tree", "test_util"):
+    elif name in _SUBMODULES:
         value = importlib.import_module(f"{__name__}.{name}")
     else:
         raise AttributeError(f"module 'tensorad' has no attribute {name!r}")

@@ -1,0 +1,292 @@
+"""``tensorad.lax``: structured control flow on traced arrays (``scf`` ops with tensor carries).
+
+Bodies and branches are traced once into the regions of ``scf.for``,
+``scf.while`` and ``scf.if``; loop carries are pytrees of arrays whose shapes
+and dtypes must stay the same from one iteration to the next (a mismatch is
+reported at the user's line).
+
+Examples
+--------
+>>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
+>>> from tensorad import lax
+>>> ta.jit(lambda x: lax.fori_loop(0, 3, lambda i, c: c * 2.0, x))(np.ones(2))
+array([8., 8.])
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+from mlir import ir
+from mlir.dialects import arith, scf, tensor
+
+from . import numpy as tnp
+from . import tree
+from .errors import TracingError
+from .tracing import Tracer, emits_ops, user_line
+
+
+def _avals(leaves) -> list:
+    return [(x.shape, x.dtype) for x in leaves]
+
+
+def _describe(avals) -> str:
+    return ", ".join(f"{d.name}{list(s)}" for s, d in avals)
+
+
+def _flat_arrays(value) -> tuple:
+    leaves, treedef = tree.flatten(value)
+    return [tnp.asarray(x) for x in leaves], treedef
+
+
+def _check_same(what: str, expected_tree, expected_avals, got_tree, got_leaves) -> list:
+    """Check that ``got`` has the structure, shapes and dtypes of ``expected``; return its arrays."""
+    got_avals = _avals(got_leaves)
+    if got_tree != expected_tree or got_avals != list(expected_avals):
+        raise TracingError(f"{user_line()}: {what}: expected {_describe(expected_avals)} "
+                           f"(structure {expected_tree}), got {_describe(got_avals)} "
+                           f"(structure {got_tree})")
+    return got_leaves
+
+
+def _tensor_types(avals) -> list:
+    from .dtypes import to_mlir
+    return [ir.RankedTensorType.get(list(s), to_mlir(d)) for s, d in avals]
+
+
+def _scalar(x: Tracer) -> ir.Value:
+    """The scalar element of a 0-d traced array."""
+    return tensor.ExtractOp(x.value, []).result
+
+
+def _index(bound) -> ir.Value:
+    """A loop bound as an ``index`` value (Python int or 0-d traced integer)."""
+    if isinstance(bound, Tracer):
+        if bound.shape != () or bound.dtype.kind not in "iu":
+            raise TracingError(f"{user_line()}: loop bounds must be integer scalars, got "
+                               f"{bound.dtype.name}{list(bound.shape)}")
+        return arith.IndexCastOp(ir.IndexType.get(), _scalar(bound)).result
+    return arith.ConstantOp(ir.IndexType.get(), int(bound)).result
+
+
+def _index_to_array(index: ir.Value) -> Tracer:
+    """An ``index`` value as a 0-d int64 traced array."""
+    value = arith.IndexCastOp(ir.IntegerType.get_signless(64), index).result
+    return Tracer.of(tensor.FromElementsOp(
+        ir.RankedTensorType.get([], ir.IntegerType.get_signless(64)), [value]).result)
+
+
+class _Scratch:
+    """A block to trace a body into before the op that will own it can be built.
+
+    ``scf.if`` and ``scan`` only know their result types once their bodies are
+    traced; the body is traced here, then moved into the real op's block.
+    """
+
+    def __init__(self, arg_types: Sequence[ir.Type] = ()):
+        self.op = ir.Operation.create("scf.execute_region", results=[], regions=1)
+        location = ir.Location.current
+        self.block = ir.Block.create_at_start(self.op.regions[0], list(arg_types),
+                                              [location] * len(arg_types))
+
+    def trace(self, fun: Callable, *args):
+        """Run ``fun(*args)`` with ops going into the scratch block; return its flat arrays and tree."""
+        with ir.InsertionPoint(self.block):
+            return _flat_arrays(fun(*args))
+
+    def move_into(self, block: ir.Block, arguments: Sequence[ir.Value] = ()) -> None:
+        """Move the traced ops to the end of ``block``, its arguments replacing the scratch ones."""
+        for old, new in zip(self.block.arguments, arguments):
+            old.replace_all_uses_with(new)
+        for op in list(self.block.operations):
+            block.append(op)
+        self.op.erase()
+
+
+@emits_ops
+def cond(pred, true_fun: Callable, false_fun: Callable, *operands):
+    """``true_fun(*operands)`` if ``pred`` else ``false_fun(*operands)``, as one ``scf.if``.
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> ta.jit(lambda x: cond(x.sum() > 0, lambda v: v * 2.0, lambda v: -v, x))(np.ones(2))
+    array([2., 2.])
+    """
+    if not isinstance(pred, Tracer):
+        return true_fun(*operands) if pred else false_fun(*operands)
+    if pred.shape != ():
+        raise TracingError(f"{user_line()}: cond needs a scalar predicate, got shape {pred.shape}")
+    flag = _scalar(tnp.astype(pred, tnp.bool_))
+    branches = [_Scratch(), _Scratch()]
+    (outs_t, tree_t), (outs_f, tree_f) = [s.trace(f, *operands)
+                                          for s, f in zip(branches, (true_fun, false_fun))]
+    _check_same("cond branches return different types", tree_t, _avals(outs_t), tree_f, outs_f)
+    if_op = scf.IfOp(flag, _tensor_types(_avals(outs_t)), has_else=True)
+    for scratch, block, outs in zip(branches, (if_op.then_block, if_op.else_block),
+                                    (outs_t, outs_f)):
+        scratch.move_into(block)
+        with ir.InsertionPoint(block):
+            scf.YieldOp([x.value for x in outs])
+    return tree.unflatten(tree_t, [Tracer.of(r) for r in if_op.results])
+
+
+@emits_ops
+def switch(index, branches: Sequence[Callable], *operands):
+    """``branches[index](*operands)``, with ``index`` clamped to the valid range (as in JAX).
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> fs = [lambda v: v, lambda v: v * 10.0, lambda v: -v]
+    >>> ta.jit(lambda k, x: switch(k, fs, x))(np.int64(1), np.ones(2))
+    array([10., 10.])
+    """
+    if not branches:
+        raise TracingError("switch needs at least one branch")
+    if not isinstance(index, Tracer):
+        return branches[min(max(int(index), 0), len(branches) - 1)](*operands)
+    if len(branches) == 1:
+        return branches[0](*operands)
+    # A chain of conds: index <= 0 takes the first branch, the rest recurse.
+    return cond(index <= 0, branches[0],
+                lambda *ops: switch(index - 1, branches[1:], *ops), *operands)
+
+
+def _loop(lower, upper, init, body: Callable, extra_outputs: Callable | None = None):
+    """An ``scf.for`` over ``[lower, upper)`` with carry ``init``; ``body(i, carry) -> carry``."""
+    leaves, treedef = _flat_arrays(init)
+    lb, ub = _index(lower), _index(upper)
+    step = arith.ConstantOp(ir.IndexType.get(), 1).result
+    loop = scf.ForOp(lb, ub, step, [x.value for x in leaves])
+    with ir.InsertionPoint(loop.body):
+        i = _index_to_array(loop.induction_variable)
+        carry = tree.unflatten(treedef, [Tracer.of(a) for a in loop.inner_iter_args])
+        new_leaves, new_tree = _flat_arrays(body(i, carry))
+        _check_same("the loop body must return the carry's structure, shapes and dtypes",
+                    treedef, _avals(leaves), new_tree, new_leaves)
+        scf.YieldOp([x.value for x in new_leaves])
+    return tree.unflatten(treedef, [Tracer.of(r) for r in loop.results])
+
+
+@emits_ops
+def fori_loop(lower, upper, body_fun: Callable, init_val):
+    """``for i in range(lower, upper): val = body_fun(i, val)`` as one ``scf.for``.
+
+    ``i`` is a 0-d int64 array; the bounds may be Python ints or traced integer scalars.
+    """
+    if not isinstance(lower, Tracer) and not isinstance(upper, Tracer) and int(upper) <= int(lower):
+        return init_val
+    return _loop(lower, upper, init_val, body_fun)
+
+
+def _dynamic_row(x: Tracer, i: ir.Value) -> Tracer:
+    """``x[i]`` for an ``index`` value ``i`` (a ``tensor.extract_slice`` of one row)."""
+    rest = list(x.shape[1:])
+    dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
+    row = tensor.ExtractSliceOp(
+        ir.RankedTensorType.get(rest, x.value.type.element_type), x.value, [i], [], [],
+        [dynamic] + [0] * len(rest), [1] + rest, [1] * (len(rest) + 1))
+    return Tracer.of(row.result)
+
+
+def _insert_row(stack: Tracer, row: Tracer, i: ir.Value) -> Tracer:
+    """``stack`` with ``stack[i] = row``, in place (``tensor.insert_slice``)."""
+    dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
+    rest = list(row.shape)
+    out = tensor.InsertSliceOp(row.value, stack.value, [i], [], [],
+                               [dynamic] + [0] * len(rest), [1] + rest, [1] * (len(rest) + 1))
+    return Tracer.of(out.result)
+
+
+@emits_ops
+def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = False):
+    """Loop ``carry, y = f(carry, x)`` over the leading axis of ``xs``; return ``(carry, stacked ys)``.
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
+    >>> cumsum = lambda xs: scan(lambda c, x: (c + x, c + x), tnp.zeros(()), xs)[1]
+    >>> ta.jit(cumsum)(np.arange(4.0))
+    array([0., 1., 3., 6.])
+    """
+    x_leaves, x_tree = _flat_arrays(xs)
+    lengths = {x.shape[0] for x in x_leaves if x.ndim}
+    if length is not None:
+        lengths.add(int(length))
+    if len(lengths) != 1 or any(x.ndim == 0 for x in x_leaves):
+        raise TracingError(f"{user_line()}: scan needs xs with one common leading length "
+                           f"(and length=...), got {sorted(lengths)}")
+    (n,) = lengths
+    carry_leaves, carry_tree = _flat_arrays(init)
+    carry_types = _tensor_types(_avals(carry_leaves))
+    index_type = ir.IndexType.get()
+    scratch = _Scratch([index_type] + carry_types)
+    ref = {}
+
+    def step(i_value, *carry_values):
+        i = i_value
+        if reverse:  # visit rows n-1, ..., 0
+            last = arith.ConstantOp(index_type, n - 1).result
+            i = arith.SubIOp(last, i_value).result
+        ref["row"] = i
+        x = tree.unflatten(x_tree, [_dynamic_row(x, i) for x in x_leaves])
+        carry = tree.unflatten(carry_tree, [Tracer.of(v) for v in carry_values])
+        out = f(carry, x)
+        if not (isinstance(out, tuple) and len(out) == 2):
+            raise TracingError(f"{user_line()}: the scan body must return a pair (carry, y)")
+        return out
+
+    outs, out_tree = scratch.trace(step, *scratch.block.arguments)
+    new_carry, ys = tree.unflatten(out_tree, outs)
+    new_leaves, new_tree = _flat_arrays(new_carry)
+    _check_same("the scan body must return the carry's structure, shapes and dtypes",
+                carry_tree, _avals(carry_leaves), new_tree, new_leaves)
+    y_leaves, y_tree = _flat_arrays(ys)
+    stacks = [tnp.zeros((n,) + y.shape, y.dtype) for y in y_leaves]
+    lb, ub = _index(0), _index(n)
+    loop = scf.ForOp(lb, ub, _index(1), [x.value for x in carry_leaves + stacks])
+    inner = list(loop.inner_iter_args)
+    scratch.move_into(loop.body, [loop.induction_variable] + inner[:len(carry_leaves)])
+    # The scratch block's arguments are gone: the row is the new induction variable (or
+    # the reversed index computed from it in the body).
+    row = ref["row"] if reverse else loop.induction_variable
+    with ir.InsertionPoint(loop.body):
+        stacked = [_insert_row(Tracer.of(s), y, row)
+                   for s, y in zip(inner[len(carry_leaves):], y_leaves)]
+        scf.YieldOp([x.value for x in new_leaves + stacked])
+    results = [Tracer.of(r) for r in loop.results]
+    return (tree.unflatten(carry_tree, results[:len(carry_leaves)]),
+            tree.unflatten(y_tree, results[len(carry_leaves):]))
+
+
+@emits_ops
+def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
+    """``while cond_fun(val): val = body_fun(val)`` as one ``scf.while``.
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> ta.jit(lambda x: while_loop(lambda v: v < 10.0, lambda v: v * 2.0, x))(np.float64(1.0))
+    array(16.)
+    """
+    leaves, treedef = _flat_arrays(init_val)
+    types = _tensor_types(_avals(leaves))
+    loop = scf.WhileOp(types, [x.value for x in leaves])
+    location = ir.Location.current
+    before = ir.Block.create_at_start(loop.before, types, [location] * len(types))
+    after = ir.Block.create_at_start(loop.after, types, [location] * len(types))
+    with ir.InsertionPoint(before):
+        pred = tnp.asarray(cond_fun(tree.unflatten(treedef, [Tracer.of(a) for a in before.arguments])))
+        if pred.shape != ():
+            raise TracingError(f"{user_line()}: while_loop's cond_fun must return a scalar, "
+                               f"got shape {pred.shape}")
+        scf.ConditionOp(_scalar(tnp.astype(pred, tnp.bool_)), list(before.arguments))
+    with ir.InsertionPoint(after):
+        new_leaves, new_tree = _flat_arrays(body_fun(tree.unflatten(
+            treedef, [Tracer.of(a) for a in after.arguments])))
+        _check_same("the while_loop body must return the carry's structure, shapes and dtypes",
+                    treedef, _avals(leaves), new_tree, new_leaves)
+        scf.YieldOp([x.value for x in new_leaves])
+    return tree.unflatten(treedef, [Tracer.of(r) for r in loop.results])
