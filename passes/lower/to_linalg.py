@@ -268,8 +268,11 @@ def _transpose(op):
 @lowering("tad.slice")
 def _slice(op):
     a, t = python_attrs(op), op.results[0].type
+    # An empty slice may start at the end of its dimension, which extract_slice
+    # rejects as out of bounds; it reads nothing, so start it at 0.
+    starts = [0 if n == 0 else s for s, n in zip(a["start_indices"], t.shape)]
     return [tensor.ExtractSliceOp(t, op.operands[0], **_static_slice_args(
-        a["start_indices"], t.shape, a["strides"])).result]
+        starts, t.shape, a["strides"])).result]
 
 
 @lowering("tad.pad")

@@ -65,9 +65,10 @@ def result_type(*operands) -> np.dtype:
     """numpy's promotion of dtypes and (weakly typed) Python scalars.
 
     Operands may be dtypes, numpy arrays, traced arrays (anything with a
-    ``dtype``) or Python scalars.
+    ``dtype``), Python scalars or nested lists of them.
     """
-    args = [op if isinstance(op, (bool, int, float, np.dtype)) else op.dtype for op in operands]
+    args = [op if isinstance(op, (bool, int, float, np.dtype))
+            else (op.dtype if hasattr(op, "dtype") else np.asarray(op).dtype) for op in operands]
     return check_supported(np.result_type(*args))
 
 

@@ -503,9 +503,6 @@ def test_empty_slices(rng):
     assert_matches_numpy(lambda xp, x: {"x[3:1]": x[3:1], "x[2:2, 1]": x[2:2, 1], "x[:0]": x[:0]}, x)
 
 
-@pytest.mark.xfail(strict=True, reason="tad-lower-to-linalg lowers tad.slice with start == limit "
-                   "== dim size to tensor.extract_slice with offset == dim size, which the "
-                   "verifier rejects")
 def test_empty_slice_at_the_end(rng):
     x = random_array(rng, (4, 5), np.float32)
     assert_matches_numpy(lambda xp, x: x[:, 5:], x)
@@ -514,6 +511,13 @@ def test_empty_slice_at_the_end(rng):
 # ----------------------------------------------------------------------------
 # Creation
 # ----------------------------------------------------------------------------
+
+def test_python_lists_as_operands():
+    assert_matches_numpy(lambda xp, x: {"add": x + [1.0, 2.0],
+                                        "where": xp.where(x > 1.5, x, [0.5, 0.25]),
+                                        "concat": xp.concatenate([x[None], [[3.0, 4.0]]])},
+                         np.array([1.0, 2.0]))
+
 
 def test_creation():
     assert_matches_numpy(lambda xp: {
