@@ -5,6 +5,12 @@ differentiably on a ``wrt`` input (it is *varied*) and reaches a result (it is
 *useful*). Integer and boolean values, and results of ops in
 :data:`~tensorad.passes.differentiate.rules.ZERO_DERIVATIVE`, are never varied.
 
+Dependencies are a graph over every value of the function, nested regions
+included: an ordinary op makes its results depend on its operands; ``scf``
+ops route values through their regions (loop inits and yielded values flow
+into iteration arguments and results, branch yields into results). Varied is
+reachability from ``wrt``, useful is reachability backwards from the results.
+
 Examples
 --------
 >>> from mlir import ir
@@ -23,6 +29,7 @@ False
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Iterable
 
 from mlir import ir
@@ -37,17 +44,75 @@ def is_float_tensor(value: ir.Value) -> bool:
     return isinstance(element, ir.FloatType)
 
 
-def active_values(block: ir.Block, wrt: Iterable[ir.Value]) -> set:
-    """The active values of ``block``: varied by ``wrt`` and useful for its terminator's operands."""
-    ops = list(block.operations)
-    varied = {v for v in wrt if is_float_tensor(v)}
-    for op in ops:
-        if op.name in ZERO_DERIVATIVE:
+def _terminator(block: ir.Block) -> ir.Operation:
+    return list(block.operations)[-1]
+
+
+def _region_edges(op: ir.Operation, edge) -> None:
+    """Edges through the regions of the ``scf`` ops (a value flows from the first to the second)."""
+    if op.name == "scf.for":
+        body = op.regions[0].blocks[0]
+        inits, carries = list(op.operands)[3:], list(body.arguments)[1:]
+        for init, carry, result, yielded in zip(inits, carries, op.results,
+                                                _terminator(body).operands):
+            edge(init, carry), edge(yielded, carry), edge(yielded, result), edge(init, result)
+    elif op.name == "scf.if":
+        for region in op.regions:
+            if region.blocks:
+                for yielded, result in zip(_terminator(region.blocks[0]).operands, op.results):
+                    edge(yielded, result)
+    elif op.name == "scf.while":
+        before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+        for init, arg, yielded in zip(op.operands, before.arguments, _terminator(after).operands):
+            edge(init, arg), edge(yielded, arg)
+        forwarded = list(_terminator(before).operands)[1:]
+        for value, arg, result in zip(forwarded, after.arguments, op.results):
+            edge(value, arg), edge(value, result)
+    elif op.name == "scf.execute_region":
+        for yielded, result in zip(_terminator(op.regions[0].blocks[0]).operands, op.results):
+            edge(yielded, result)
+
+
+def dependency_graph(block: ir.Block) -> dict:
+    """``value -> values that depend on it`` for every value in ``block`` and its regions."""
+    users: dict = defaultdict(list)
+
+    def edge(source, target):
+        users[source].append(target)
+
+    def visit(op: ir.Operation):
+        if op.regions:
+            _region_edges(op, edge)
+        elif op.name not in ZERO_DERIVATIVE and not op.name.startswith("scf."):
+            for operand in op.operands:
+                for result in op.results:
+                    edge(operand, result)
+        return ir.WalkResult.ADVANCE
+
+    for op in block.operations:
+        op.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return users
+
+
+def _reach(graph: dict, sources: Iterable, through=lambda value: True) -> set:
+    """Values reachable from ``sources``, entering only values that pass ``through``."""
+    seen, todo = set(), [v for v in sources if through(v)]
+    while todo:
+        value = todo.pop()
+        if value in seen:
             continue
-        if any(v in varied for v in op.operands):
-            varied.update(r for r in op.results if is_float_tensor(r))
-    useful = {v for v in ops[-1].operands if v in varied}
-    for op in reversed(ops[:-1]):
-        if any(r in useful for r in op.results):
-            useful.update(v for v in op.operands if v in varied)
-    return useful
+        seen.add(value)
+        todo.extend(v for v in graph.get(value, ()) if through(v))
+    return seen
+
+
+def active_values(block: ir.Block, wrt: Iterable[ir.Value]) -> set:
+    """The active values of ``block`` (nested regions included) for derivatives of its results."""
+    graph = dependency_graph(block)
+    varied = _reach(graph, wrt, is_float_tensor)  # integers carry no derivative onwards
+    reverse: dict = defaultdict(list)
+    for source, targets in graph.items():
+        for target in targets:
+            reverse[target].append(source)
+    useful = _reach(reverse, _terminator(block).operands)
+    return varied & useful
