@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from mlir import ir
+from mlir.dialects import tensor
 
 from .shapes import TensorSpec, attr_to_python, infer
 
@@ -119,10 +120,29 @@ def argmax(x: ir.Value, axis: int) -> ir.Value:
     return _build("tad.argmax", [x], {"axis": attr})
 
 
+def dynamic_row(x: ir.Value, index: ir.Value) -> ir.Value:
+    """Row ``x[index]`` for an ``index``-typed value (``tensor.extract_slice``, leading dim dropped)."""
+    t = x.type
+    rest = list(t.shape[1:])
+    dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
+    return tensor.ExtractSliceOp(ir.RankedTensorType.get(rest, t.element_type), x, [index], [], [],
+                                 [dynamic] + [0] * len(rest), [1] + rest,
+                                 [1] * (len(rest) + 1)).result
+
+
+def insert_row(stack: ir.Value, row: ir.Value, index: ir.Value) -> ir.Value:
+    """``stack`` with ``stack[index] = row`` (``tensor.insert_slice``, done in place after bufferization)."""
+    rest = list(row.type.shape)
+    dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
+    return tensor.InsertSliceOp(row, stack, [index], [], [], [dynamic] + [0] * len(rest),
+                                [1] + rest, [1] * (len(rest) + 1)).result
+
+
 def marker(kind: str, x: ir.Value) -> ir.Value:
     """Identity op ``tad.<kind>`` for ``stop_gradient``, ``start_checkpoint`` or ``end_checkpoint``."""
     return _build(f"tad.{kind}", [x], {})
 
 
 __all__ = ["broadcast_in_dim", "reshape", "transpose", "slice_", "pad", "iota", "constant",
-           "convert", "dot_general", "reduce", "argmax", "marker", "scalar_attr"]
+           "convert", "dot_general", "reduce", "argmax", "marker", "scalar_attr", "dynamic_row",
+           "insert_row"]

@@ -21,6 +21,8 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith, scf, tensor
 
+from tensorad.dialects import ops as _ops
+
 from . import numpy as tnp
 from . import tree
 from .errors import TracingError
@@ -181,25 +183,6 @@ def fori_loop(lower, upper, body_fun: Callable, init_val):
     return _loop(lower, upper, init_val, body_fun)
 
 
-def _dynamic_row(x: Tracer, i: ir.Value) -> Tracer:
-    """``x[i]`` for an ``index`` value ``i`` (a ``tensor.extract_slice`` of one row)."""
-    rest = list(x.shape[1:])
-    dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
-    row = tensor.ExtractSliceOp(
-        ir.RankedTensorType.get(rest, x.value.type.element_type), x.value, [i], [], [],
-        [dynamic] + [0] * len(rest), [1] + rest, [1] * (len(rest) + 1))
-    return Tracer.of(row.result)
-
-
-def _insert_row(stack: Tracer, row: Tracer, i: ir.Value) -> Tracer:
-    """``stack`` with ``stack[i] = row``, in place (``tensor.insert_slice``)."""
-    dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
-    rest = list(row.shape)
-    out = tensor.InsertSliceOp(row.value, stack.value, [i], [], [],
-                               [dynamic] + [0] * len(rest), [1] + rest, [1] * (len(rest) + 1))
-    return Tracer.of(out.result)
-
-
 @emits_ops
 def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = False):
     """Loop ``carry, y = f(carry, x)`` over the leading axis of ``xs``; return ``(carry, stacked ys)``.
@@ -231,7 +214,7 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
             last = arith.ConstantOp(index_type, n - 1).result
             i = arith.SubIOp(last, i_value).result
         ref["row"] = i
-        x = tree.unflatten(x_tree, [_dynamic_row(x, i) for x in x_leaves])
+        x = tree.unflatten(x_tree, [Tracer.of(_ops.dynamic_row(x.value, i)) for x in x_leaves])
         carry = tree.unflatten(carry_tree, [Tracer.of(v) for v in carry_values])
         out = f(carry, x)
         if not (isinstance(out, tuple) and len(out) == 2):
@@ -253,7 +236,7 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
     # the reversed index computed from it in the body).
     row = ref["row"] if reverse else loop.induction_variable
     with ir.InsertionPoint(loop.body):
-        stacked = [_insert_row(Tracer.of(s), y, row)
+        stacked = [Tracer.of(_ops.insert_row(s, y.value, row))
                    for s, y in zip(inner[len(carry_leaves):], y_leaves)]
         scf.YieldOp([x.value for x in new_leaves + stacked])
     results = [Tracer.of(r) for r in loop.results]
