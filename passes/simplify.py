@@ -169,19 +169,33 @@ def _cse(op: ir.Operation) -> bool:
     return changed
 
 
+# Structured control flow is pure when everything inside it is (its terminators aside).
+PURE_REGION_OPS = frozenset({"scf.for", "scf.if", "scf.while", "scf.execute_region"})
+TERMINATORS = frozenset({"scf.yield", "scf.condition"})
+
+
 def _is_pure(op: ir.Operation) -> bool:
-    return not op.regions and (op.name.startswith(PURE_DIALECTS) or op.name in PURE_OPS)
+    if op.regions:
+        return op.name in PURE_REGION_OPS and all(
+            inner.name in TERMINATORS or _is_pure(inner) for inner in _walk(op))
+    return op.name.startswith(PURE_DIALECTS) or op.name in PURE_OPS
 
 
 def _dce(op: ir.Operation) -> bool:
     # Users come after their operands in the walk, so visiting it backwards
-    # erases a whole dead chain in one sweep.
+    # erases a whole dead chain in one sweep. Erasing an op with regions also
+    # erases the ops inside it, which the walk still lists: walk again then.
     changed = False
-    for inner in reversed(_walk(op)):
-        if _is_pure(inner) and all(not list(r.uses) for r in inner.results):
-            inner.erase()
-            changed = True
-    return changed
+    while True:
+        for inner in reversed(_walk(op)):
+            if _is_pure(inner) and all(not list(r.uses) for r in inner.results):
+                had_regions = bool(inner.regions)
+                inner.erase()
+                changed = True
+                if had_regions:
+                    break
+        else:
+            return changed
 
 
 # --- fold rules ------------------------------------------------------------------

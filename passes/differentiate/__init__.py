@@ -30,7 +30,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import func
 
-from . import forward, reverse
+from . import control_flow, forward, reverse, slicing  # noqa: F401  (modules of rules register them)
 from .signature import DerivativeError, Request, check, expected_type
 
 _BUILDERS = {"vjp": reverse.build, "jvp": forward.build}

@@ -4,6 +4,8 @@ The body is a copy of the primal function in which every op with a nonzero
 input tangent is followed by its tangent rule from
 :data:`~.rules.JVP_RULES`. Tangents are symbolic zeros until some input
 tangent reaches them; zeros are materialized only for results that need one.
+Rules of ops with regions (``scf``) rebuild the op with tangent carries and
+sweep its blocks with the same :class:`Forward` engine.
 """
 
 from __future__ import annotations
@@ -19,24 +21,78 @@ from .rules import JVP_RULES, ZERO_DERIVATIVE, make_context
 from .signature import DerivativeError
 
 
-def tangent_sweep(block: ir.Block, tangents: dict, nb: int, derive) -> list:
-    """Propagate ``tangents`` (value -> Tracer) through ``block``; return the terminator operands' tangents."""
-    ops = list(block.operations)
-    for op, following in zip(ops[:-1], ops[1:]):
-        inputs = [tangents.get(v) for v in op.operands]
-        if op.name in ZERO_DERIVATIVE or all(t is None for t in inputs):
-            continue
-        if not any(is_float_tensor(r) for r in op.results):
-            continue
-        rule = JVP_RULES.get(op.name)
-        if rule is None:
-            raise DerivativeError(op.location, f"no forward-mode (jvp) rule for '{op.name}'")
-        with ir.InsertionPoint(following), emitting_at(op.location):
-            outputs = rule(make_context(op, nb, derive), inputs)
-        for result, tangent in zip(op.results, outputs):
-            if tangent is not None:
-                tangents[result] = tangent
-    return [tangents.get(v) for v in ops[-1].operands]
+def zeros_like(value: ir.Value, prefix: tuple) -> Tracer:
+    """Zeros shaped like ``value`` with a batch ``prefix``."""
+    t = Tracer.of(value)
+    return tnp.zeros(prefix + t.shape, t.dtype)
+
+
+class Forward:
+    """Tangents of one function: ``value -> Tracer``, absent for a zero tangent.
+
+    Attributes
+    ----------
+    tangents : dict
+    prefix : tuple
+        Batch prefix ``P`` of every tangent.
+    derive : callable
+        For rules of calls (see :mod:`.rules`).
+    """
+
+    def __init__(self, tangents: dict, prefix: tuple, derive):
+        self.tangents, self.prefix, self.derive = tangents, prefix, derive
+
+    def nested(self, extra: dict) -> "Forward":
+        """An engine for a nested block: it sees the tangents known here, plus ``extra``."""
+        return Forward({**self.tangents, **extra}, self.prefix, self.derive)
+
+    def sweep(self, block: ir.Block) -> list:
+        """Emit tangents through ``block``; return those of its terminator's operands."""
+        ops = list(block.operations)
+        self.sweep_ops(ops[:-1])
+        return [self.tangents.get(v) for v in ops[-1].operands]
+
+    def sweep_ops(self, ops) -> None:
+        """Emit the tangents of ``ops``, each op's right after it."""
+        for op in ops:
+            inputs = [self.tangents.get(v) for v in op.operands]
+            uses_tangents = any(t is not None for t in inputs) or (
+                op.regions and any(v in self.tangents for v in captured_values(op)))
+            if op.name in ZERO_DERIVATIVE or not uses_tangents:
+                continue
+            if not any(is_float_tensor(r) for r in op.results):
+                continue
+            rule = JVP_RULES.get(op.name)
+            if rule is None:
+                raise DerivativeError(op.location, f"no forward-mode (jvp) rule for '{op.name}'")
+            with ir.InsertionPoint.after(op), emitting_at(op.location):
+                outputs = rule(make_context(op, len(self.prefix), self.derive, self), inputs)
+            if outputs is None:  # a rule that rebuilt the op recorded the tangents itself
+                continue
+            for result, tangent in zip(op.results, outputs):
+                if tangent is not None:
+                    self.tangents[result] = tangent
+
+
+def captured_values(op: ir.Operation) -> list:
+    """Values used inside ``op``'s regions but defined outside ``op``, in order of first use."""
+    defined, used = set(), {}
+
+    def visit(inner: ir.Operation):
+        defined.update(inner.results)
+        for region in inner.regions:
+            for block in region.blocks:
+                defined.update(block.arguments)
+        for value in inner.operands:
+            used.setdefault(value, None)
+        return ir.WalkResult.ADVANCE
+
+    for region in op.regions:
+        for block in region.blocks:
+            defined.update(block.arguments)
+            for inner in block.operations:
+                inner.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return [v for v in used if v not in defined]
 
 
 def build(fn: ir.Operation, request, prefix: tuple, derive) -> None:
@@ -47,11 +103,10 @@ def build(fn: ir.Operation, request, prefix: tuple, derive) -> None:
         arg = block.arguments[i]
         t = ir.RankedTensorType.get(list(prefix) + list(arg.type.shape), arg.type.element_type)
         tangents[arg] = Tracer.of(block.add_argument(t, fn.location))
-    out_tangents = tangent_sweep(block, tangents, len(prefix), derive)
+    out_tangents = Forward(tangents, prefix, derive).sweep(block)
     terminator = list(block.operations)[-1]
     results = list(terminator.operands)
     with ir.InsertionPoint(terminator), emitting_at(fn.location):
-        outputs = [t if t is not None else tnp.zeros(prefix + tuple(v.type.shape), Tracer.of(v).dtype)
-                   for t, v in zip(out_tangents, results)]
+        outputs = [t if t is not None else zeros_like(v, prefix) for t, v in zip(out_tangents, results)]
         func.ReturnOp(results + [t.value for t in outputs])
     terminator.erase()

@@ -1,15 +1,18 @@
 """Reverse mode: give a ``tad.vjp`` declaration its body.
 
 The body is a copy of the primal function (the forward sweep; every forward
-value the backward sweep reads stays available, see :mod:`.residuals`)
-followed by the backward sweep: ops visited in reverse, each active op's
-adjoint rule from :data:`~.rules.VJP_RULES` turning the cotangents of its
-results into contributions to its operands' adjoints. Adjoints are
-accumulated lazily: a value with no contribution has a symbolic zero adjoint
-and nothing is materialized for it.
+value the backward sweep reads stays available) followed by the backward
+sweep: ops visited in reverse, each active op's adjoint rule from
+:data:`~.rules.VJP_RULES` turning the cotangents of its results into
+contributions to its operands' adjoints. Adjoints are accumulated lazily: a
+value with no contribution has a symbolic zero adjoint and nothing is
+materialized for it. Rules of ops with regions (``scf``) run nested
+:class:`Backward` sweeps over their bodies.
 """
 
 from __future__ import annotations
+
+from typing import Callable, Iterable
 
 from mlir import ir
 from mlir.dialects import func
@@ -17,8 +20,9 @@ from mlir.dialects import func
 import tensorad.numpy as tnp
 from tensorad.tracing import Tracer, emitting_at
 
-from .activity import active_values
-from .rules import VJP_RULES, make_context
+from .activity import active_values, is_float_tensor
+from .forward import zeros_like
+from .rules import VJP_RULES, ZERO_DERIVATIVE, make_context
 from .signature import DerivativeError
 
 
@@ -28,69 +32,74 @@ def _missing_rule(op: ir.Operation) -> DerivativeError:
                            "uses it a custom derivative with tad.custom_vjp = @your_bwd")
 
 
-def backward_sweep(block: ir.Block, wrt: list, seeds: list, nb: int, derive) -> list:
-    """Emit the backward sweep of ``block`` before its terminator.
+class Backward:
+    """Adjoints of the values of one function (or of one nested body).
 
-    Parameters
+    Attributes
     ----------
-    block : mlir.ir.Block
-        Holds the forward sweep; its terminator's operands are the results.
-    wrt : list of mlir.ir.Value
-        Values whose adjoints are wanted.
-    seeds : list of Tracer
-        One cotangent per terminator operand.
-    nb : int
-        Rank of the cotangents' batch prefix.
+    adjoints : dict
+        ``value -> Tracer``; absent for a zero adjoint.
+    accept : callable
+        ``accept(value)``: whether ``value`` takes adjoint contributions (active).
+    prefix : tuple
+        Batch prefix ``P`` of every cotangent.
     derive : callable
-        ``derive(kind, callee, wrt, nb) -> symbol`` for rules that need the
-        derivative of another function (``func.call``).
-
-    Returns
-    -------
-    list of Tracer or None
-        The adjoint of each ``wrt`` value; None where it is zero.
+        For rules of calls (see :mod:`.rules`).
     """
-    ops = list(block.operations)
-    terminator = ops[-1]
-    active = active_values(block, wrt)
-    adjoints: dict = {}
 
-    def accumulate(value: ir.Value, contribution) -> None:
-        if contribution is None or value not in active:
+    def __init__(self, accept: Callable, prefix: tuple, derive):
+        self.adjoints: dict = {}
+        self.accept, self.prefix, self.derive = accept, prefix, derive
+
+    def nested(self) -> "Backward":
+        """An engine for a recomputed body: every float value there may take contributions."""
+        return Backward(is_float_tensor, self.prefix, self.derive)
+
+    def accumulate(self, value: ir.Value, contribution) -> None:
+        """Add ``contribution`` (a Tracer, or None for zero) to the adjoint of ``value``."""
+        if contribution is None or not self.accept(value):
             return
-        previous = adjoints.get(value)
-        adjoints[value] = contribution if previous is None else tnp.add(previous, contribution)
+        previous = self.adjoints.get(value)
+        self.adjoints[value] = contribution if previous is None else tnp.add(previous, contribution)
 
-    with ir.InsertionPoint(terminator):
-        for value, seed in zip(terminator.operands, seeds):
-            accumulate(value, seed)
-        for op in reversed(ops[:-1]):
-            cotangents = [adjoints.get(r) for r in op.results]
-            if all(ct is None for ct in cotangents):
+    def adjoint_or_zeros(self, value: ir.Value) -> Tracer:
+        """The adjoint of ``value``, materializing zeros only when it is zero."""
+        adjoint = self.adjoints.get(value)
+        return adjoint if adjoint is not None else zeros_like(value, self.prefix)
+
+    def sweep(self, ops: Iterable[ir.Operation]) -> None:
+        """Emit the backward sweep of ``ops`` (in forward order) at the current insertion point."""
+        for op in reversed(list(ops)):
+            cotangents = [self.adjoints.get(r) for r in op.results]
+            if op.name in ZERO_DERIVATIVE or all(ct is None for ct in cotangents):
                 continue
             rule = VJP_RULES.get(op.name)
             if rule is None:
                 raise _missing_rule(op)
             with emitting_at(op.location):
-                contributions = rule(make_context(op, nb, derive), cotangents)
+                contributions = rule(make_context(op, len(self.prefix), self.derive, self),
+                                     cotangents)
+                if not contributions:  # a rule that rebuilt the op accumulated by itself
+                    continue
                 for operand, contribution in zip(op.operands, contributions):
-                    accumulate(operand, contribution)
-    return [adjoints.get(v) for v in wrt]
+                    self.accumulate(operand, contribution)
 
 
 def build(fn: ir.Operation, request, prefix: tuple, derive) -> None:
     """Turn ``fn`` (a copy of the primal) into the vjp that ``request`` declares."""
     block = fn.regions[0].blocks[0]
-    terminator = list(block.operations)[-1]
+    ops = list(block.operations)
+    terminator = ops[-1]
     results = list(terminator.operands)
     seeds = [Tracer.of(block.add_argument(ir.RankedTensorType.get(
         list(prefix) + list(r.type.shape), r.type.element_type), fn.location)) for r in results]
     wrt = [block.arguments[i] for i in request.wrt]
-    with emitting_at(fn.location):  # where the seeds of returned block arguments add up
-        grads = backward_sweep(block, wrt, seeds, len(prefix), derive)
+    active = active_values(block, wrt)
+    engine = Backward(active.__contains__, prefix, derive)
     with ir.InsertionPoint(terminator), emitting_at(fn.location):
-        outputs = [g if g is not None else tnp.zeros(prefix + tuple(v.type.shape),
-                                                      Tracer.of(v).dtype)
-                   for g, v in zip(grads, wrt)]
-        func.ReturnOp(results + [g.value for g in outputs])
+        for value, seed in zip(results, seeds):
+            engine.accumulate(value, seed)
+        engine.sweep(ops[:-1])
+        grads = [engine.adjoint_or_zeros(v) for v in wrt]
+        func.ReturnOp(results + [g.value for g in grads])
     terminator.erase()

@@ -55,6 +55,7 @@ class RuleContext:
     nb: int
     attrs: dict = field(default_factory=dict)
     derive: Optional[Callable] = None
+    engine: object = None  # the sweep running the rule, for ops with regions
 
     def batched(self, dims: Sequence[int]) -> list:
         """Dimension numbers of an unbatched value shifted past the batch prefix."""
@@ -165,8 +166,15 @@ defelementwise("math.tan", lambda c: 1.0 + tnp.square(c.outputs[0]))
 defelementwise("math.sqrt", lambda c: 0.5 / c.outputs[0])
 defelementwise("math.rsqrt", lambda c: -0.5 * c.outputs[0] / c.inputs[0])
 defelementwise("math.absf", lambda c: tnp.sign(c.inputs[0]))
-defelementwise("math.powf",
-               lambda c: c.inputs[1] * tnp.power(c.inputs[0], c.inputs[1] - 1.0),
+
+
+def _power_base_partial(c: RuleContext) -> Tracer:
+    """``y * x ** (y - 1)``, and 0 where ``y == 0``: ``x ** 0`` is constant, even at ``x == 0`` (as JAX)."""
+    x, y = c.inputs
+    return tnp.where(tnp.equal(y, 0.0), 0.0, y * tnp.power(x, y - 1.0))
+
+
+defelementwise("math.powf", _power_base_partial,
                lambda c: tnp.log(tnp.where(tnp.equal(c.inputs[0], 0.0), 1.0, c.inputs[0]))
                * c.outputs[0])
 
@@ -204,8 +212,8 @@ def _broadcast_transpose(c, ct):
     summed = [d for d in range(len(out_shape)) if d not in dims]
     summed += [d for i, d in enumerate(dims) if x.shape[i] == 1 and out_shape[d] != 1]
     reduced = tnp.sum(ct, axis=tuple(d + c.nb for d in summed)) if summed else ct
-    kept = sorted(d for d in dims)  # operand dims appear in result-dim order after the sum
-    order = [kept.index(d) for d in dims]
+    kept = sorted(d for d in dims if d not in summed)  # what the sum leaves, in result-dim order
+    order = [kept.index(d) for d in dims if d not in summed]
     if order != sorted(order):
         reduced = tnp.transpose(reduced, c.batched(order))
     return [tnp.reshape(reduced, _batched_shape(c, ct, x.shape))]
@@ -465,11 +473,18 @@ def _call_vjp(c, cotangents):
 JVP_RULES["func.call"], VJP_RULES["func.call"] = _call_jvp, _call_vjp
 
 
-def make_context(op: ir.Operation, nb: int, derive: Optional[Callable] = None) -> RuleContext:
+def _traced(value: ir.Value) -> Optional[Tracer]:
+    return Tracer.of(value) if isinstance(value.type, ir.RankedTensorType) else None
+
+
+def make_context(op: ir.Operation, nb: int, derive: Optional[Callable] = None,
+                 engine: object = None) -> RuleContext:
     """The :class:`RuleContext` of ``op`` with a batch prefix of rank ``nb``.
 
     ``derive(kind, callee, wrt, prefix) -> (symbol, function type)`` returns the
-    derivative of another function, for rules of calls.
+    derivative of another function, for rules of calls. ``engine`` is the sweep
+    that runs the rule (rules of ops with regions sweep their bodies with it).
+    Operands and results that are not tensors (loop bounds, conditions) are None.
     """
-    return RuleContext(op, [Tracer.of(v) for v in op.operands],
-                       [Tracer.of(v) for v in op.results], nb, python_attrs(op), derive)
+    return RuleContext(op, [_traced(v) for v in op.operands], [_traced(v) for v in op.results],
+                       nb, python_attrs(op), derive, engine)

@@ -1,0 +1,333 @@
+"""Derivative rules of ``scf.if``, ``scf.for`` and ``scf.while``.
+
+Forward mode rebuilds the op with one more carry (or result) per active value
+and sweeps its blocks. Reverse mode:
+
+* ``scf.if``: the backward pass branches on the same condition (the forward
+  value records which branch ran) and, in each branch, recomputes that
+  branch's forward ops and sweeps them backwards.
+* ``scf.for``: the forward loop is augmented with a *tape*: what each
+  iteration needs to be replayed (see :func:`taped_carries`, the one place
+  that decides it) is stored into a preallocated stacked tensor, one row per
+  iteration. The backward loop runs the iterations in reverse, replays each
+  body from its taped row and sweeps it backwards, carrying the adjoints of
+  the loop carries and accumulating those of loop-invariant values (which
+  are never taped).
+
+Examples
+--------
+>>> "scf.for" in VJP_RULES and "scf.while" in JVP_RULES
+True
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from mlir import ir
+from mlir.dialects import arith, scf, tensor
+
+import tensorad.numpy as tnp
+from tensorad.dialects import ops as tad_ops
+from tensorad.tracing import Tracer
+
+from .activity import _reach, dependency_graph, is_float_tensor
+from .forward import captured_values, zeros_like
+from .rules import JVP_RULES, VJP_RULES
+
+
+def _terminator(block: ir.Block) -> ir.Operation:
+    return list(block.operations)[-1]
+
+
+def _batched_type(value: ir.Value, prefix: tuple) -> ir.Type:
+    t = value.type
+    return ir.RankedTensorType.get(list(prefix) + list(t.shape), t.element_type)
+
+
+def _replay(template: ir.Operation, region: int, arguments: Sequence[ir.Value]):
+    """Copy block 0 of ``template``'s region ``region`` to the current insertion point.
+
+    ``arguments`` replace the block's arguments. Returns the copied ops (the
+    terminator left out) and the values the terminator yields. The template is
+    left as it was: rules never erase ops while a sweep holds their values, they
+    leave replaced ops dead for ``tad-simplify``.
+    """
+    copy = template.clone()
+    block = copy.regions[region].blocks[0]
+    for old, new in zip(block.arguments, arguments):
+        old.replace_all_uses_with(new)
+    ops = list(block.operations)
+    yielded = list(ops[-1].operands)
+    for op in ops[:-1]:
+        op.move_before(copy)
+    copy.erase()
+    return ops[:-1], yielded
+
+
+def _replace_uses(op: ir.Operation, results: Sequence[ir.Value]) -> None:
+    for old, new in zip(op.results, results):
+        old.replace_all_uses_with(new)
+
+
+def _grow_active(graph: dict, seeds: list, candidates: dict, active: set) -> set:
+    """Fixed point: index ``k`` joins ``active`` once ``candidates[k]`` (values) are reached."""
+    while True:
+        reached = _reach(graph, seeds + [v for k in active for v in candidates[k][1]], is_float_tensor)
+        grown = active | {k for k, (outs, _) in candidates.items()
+                          if any(v in reached for v in outs)}
+        if grown == active:
+            return active
+        active = grown
+
+
+# ----------------------------------------------------------------------------
+# Forward mode
+# ----------------------------------------------------------------------------
+
+def _for_jvp(c, tangents):
+    op, fw = c.op, c.engine
+    body = op.regions[0].blocks[0]
+    inits, n = list(op.operands)[3:], len(op.results)
+    yields = list(_terminator(body).operands)
+    outer = [v for v in captured_values(op) if v in fw.tangents]
+    candidates = {k: ([yields[k]], [body.arguments[1 + k]]) for k in range(n)
+                  if is_float_tensor(inits[k])}
+    active = sorted(_grow_active(dependency_graph(body), outer, candidates,
+                                 {k for k in candidates if inits[k] in fw.tangents}))
+    if not active:
+        return [None] * n
+    with ir.InsertionPoint(op):  # the new loop replaces op: its inits must come before it
+        t_inits = _tangent_inits(fw, inits, active)
+        loop = scf.ForOp(op.operands[0], op.operands[1], op.operands[2],
+                         inits + [t.value for t in t_inits])
+    carries = list(loop.inner_iter_args)
+    with ir.InsertionPoint(loop.body):
+        _, yielded = _replay(op, 0, [loop.induction_variable] + carries[:n])
+        inner = fw.nested({carries[k]: Tracer.of(carries[n + j]) for j, k in enumerate(active)})
+        _terminate_with_tangents(scf.YieldOp, loop.body, inner, [], yielded, active, fw.prefix)
+    _replace_uses(op, list(loop.results)[:n])
+    fw.tangents.update({loop.results[k]: Tracer.of(loop.results[n + j]) for j, k in enumerate(active)})
+    return None
+
+
+def _tangent_inits(fw, inits: list, active: list) -> list:
+    """Initial tangent carries: the inits' tangents, zeros where they have none."""
+    return [fw.tangents[inits[k]] if inits[k] in fw.tangents else zeros_like(inits[k], fw.prefix)
+            for k in active]
+
+
+def _terminate_with_tangents(build, block: ir.Block, inner, leading: list, values: list,
+                             active: list, prefix) -> None:
+    """Sweep ``block`` with ``inner``, then end it with ``build(leading + values + tangents)``.
+
+    The tangents are those of ``values[k]`` for ``k`` in ``active``, zeros where none.
+    """
+    inner.sweep_ops(list(block.operations))
+    tangents = [inner.tangents.get(values[k]) for k in active]
+    extra = [t if t is not None else zeros_like(values[k], prefix) for t, k in zip(tangents, active)]
+    build(*leading, list(values) + [t.value for t in extra])
+
+
+def _if_jvp(c, tangents):
+    op, fw = c.op, c.engine
+    if not op.results:
+        return []
+    blocks = [r.blocks[0] for r in op.regions]
+    outer = [v for v in captured_values(op) if v in fw.tangents]
+    reached = set()
+    for block in blocks:
+        reached |= _reach(dependency_graph(block), outer, is_float_tensor)
+    n = len(op.results)
+    active = [k for k in range(n) if is_float_tensor(op.results[k])
+              and any(_terminator(b).operands[k] in reached for b in blocks)]
+    if not active:
+        return [None] * n
+    types = [r.type for r in op.results] + [_batched_type(op.results[k], fw.prefix) for k in active]
+    with ir.InsertionPoint(op):
+        new = scf.IfOp(op.operands[0], types, has_else=True)
+    for region, target in ((0, new.then_block), (1, new.else_block)):
+        with ir.InsertionPoint(target):
+            _, yielded = _replay(op, region, [])
+            _terminate_with_tangents(scf.YieldOp, target, fw.nested({}), [], yielded, active,
+                                     fw.prefix)
+    _replace_uses(op, list(new.results)[:n])
+    fw.tangents.update({new.results[k]: Tracer.of(new.results[n + j]) for j, k in enumerate(active)})
+    return None
+
+
+def _while_jvp(c, tangents):
+    op, fw = c.op, c.engine
+    before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    inits, n = list(op.operands), len(op.results)
+    forwarded = list(_terminator(before).operands)[1:]
+    yields = list(_terminator(after).operands)
+    outer = [v for v in captured_values(op) if v in fw.tangents]
+    graph = dependency_graph(before)
+    graph.update(dependency_graph(after))
+    candidates = {k: ([forwarded[k], yields[k]], [before.arguments[k], after.arguments[k]])
+                  for k in range(n) if is_float_tensor(inits[k])}
+    active = sorted(_grow_active(graph, outer, candidates,
+                                 {k for k in candidates if inits[k] in fw.tangents}))
+    if not active:
+        return [None] * n
+    with ir.InsertionPoint(op):
+        t_inits = _tangent_inits(fw, inits, active)
+        types = [r.type for r in op.results] + [t.value.type for t in t_inits]
+        loop = scf.WhileOp(types, inits + [t.value for t in t_inits])
+    location = op.location
+    for region_index, region in ((0, loop.before), (1, loop.after)):
+        block = ir.Block.create_at_start(region, types, [location] * len(types))
+        args = list(block.arguments)
+        with ir.InsertionPoint(block):
+            _, yielded = _replay(op, region_index, args[:n])
+            inner = fw.nested({args[k]: Tracer.of(args[n + j]) for j, k in enumerate(active)})
+            if region_index == 0:  # scf.condition(flag) forwarded...
+                _terminate_with_tangents(scf.ConditionOp, block, inner, [yielded[0]], yielded[1:],
+                                         active, fw.prefix)
+            else:
+                _terminate_with_tangents(scf.YieldOp, block, inner, [], yielded, active, fw.prefix)
+    _replace_uses(op, list(loop.results)[:n])
+    fw.tangents.update({loop.results[k]: Tracer.of(loop.results[n + j]) for j, k in enumerate(active)})
+    return None
+
+
+JVP_RULES["scf.for"], JVP_RULES["scf.if"], JVP_RULES["scf.while"] = _for_jvp, _if_jvp, _while_jvp
+
+
+# ----------------------------------------------------------------------------
+# Reverse mode
+# ----------------------------------------------------------------------------
+
+def _if_vjp(c, cotangents):
+    op, bw = c.op, c.engine
+    outer = [v for v in captured_values(op) if bw.accept(v)]
+    if not outer:
+        return []
+    types = [_batched_type(v, bw.prefix) for v in outer]
+    new = scf.IfOp(op.operands[0], types, has_else=True)
+    for region, block in ((0, new.then_block), (1, new.else_block)):
+        with ir.InsertionPoint(block):
+            ops, yielded = _replay(op, region, [])
+            nested = bw.nested()
+            for value, ct in zip(yielded, cotangents):
+                nested.accumulate(value, ct)
+            nested.sweep(ops)
+            scf.YieldOp([nested.adjoint_or_zeros(v).value for v in outer])
+    for value, adjoint in zip(outer, new.results):
+        bw.accumulate(value, Tracer.of(adjoint))
+    return []
+
+
+def _constant_index(value: ir.Value):
+    """The value of an ``arith.constant`` index, or None."""
+    owner = value.owner
+    if isinstance(value, ir.OpResult) and owner.name == "arith.constant":
+        return owner.attributes["value"].value
+    return None
+
+
+def _index(n: int) -> ir.Value:
+    return arith.ConstantOp(ir.IndexType.get(), n).result
+
+
+def _trip_count(lb: ir.Value, ub: ir.Value, step: ir.Value):
+    """(static count or None, index value) of ``ceil((ub - lb) / step)``, at least 0."""
+    bounds = [_constant_index(v) for v in (lb, ub, step)]
+    if None not in bounds:
+        count = max(0, -(-(bounds[1] - bounds[0]) // bounds[2]))
+        return count, _index(count)
+    span = arith.SubIOp(ub, lb).result
+    count = arith.CeilDivSIOp(span, step).result
+    return None, arith.MaxSIOp(count, _index(0)).result
+
+
+def _only_overwritten(arg: ir.Value) -> bool:
+    """True when ``arg`` is only ever the destination of ``tensor.insert_slice``.
+
+    Such a carry (``scan``'s stacked outputs) is written, never read: no adjoint
+    rule needs its value, so replaying an iteration does not need it either.
+    """
+    uses = list(arg.uses)
+    return bool(uses) and all(u.owner.name == "tensor.insert_slice" and u.operand_number == 1
+                              for u in uses)
+
+
+def taped_carries(loop: ir.Operation) -> list:
+    """Indices of the carries a loop's tape stores each iteration.
+
+    Replaying an iteration needs the carries its body reads; nothing else is
+    stored: loop-invariant values are read from the enclosing function, and
+    carries the body only writes into are replayed from zeros. This is the one
+    place a checkpointing scheme changes what a loop keeps.
+    """
+    body = loop.regions[0].blocks[0]
+    return [k for k, arg in enumerate(list(body.arguments)[1:])
+            if list(arg.uses) and not _only_overwritten(arg)]
+
+
+def _empty_tape(value: ir.Value, static_count, count: ir.Value) -> ir.Value:
+    t = value.type
+    if static_count is not None:
+        return tensor.EmptyOp([static_count] + list(t.shape), t.element_type).result
+    return tensor.EmptyOp([count] + list(t.shape), t.element_type).result
+
+
+def _for_vjp(c, cotangents):
+    op, bw = c.op, c.engine
+    body = op.regions[0].blocks[0]
+    lb, ub, step = list(op.operands)[:3]
+    inits, n = list(op.operands)[3:], len(op.results)
+    carries = list(body.arguments)[1:]
+    active = [k for k in range(n) if bw.accept(carries[k]) or bw.accept(op.results[k])]
+    outer = [v for v in captured_values(op) if bw.accept(v)]
+    if not active and not outer:
+        return []
+    taped = taped_carries(op)
+    with ir.InsertionPoint(op):
+        static_count, count = _trip_count(lb, ub, step)
+        tapes = [_empty_tape(inits[k], static_count, count) for k in taped]
+        forward = scf.ForOp(lb, ub, step, inits + tapes)
+    args = list(forward.inner_iter_args)
+    with ir.InsertionPoint(forward.body):
+        row = arith.DivSIOp(arith.SubIOp(forward.induction_variable, lb).result, step).result
+        stored = [tad_ops.insert_row(args[n + i], args[k], row) for i, k in enumerate(taped)]
+        _, yielded = _replay(op, 0, [forward.induction_variable] + args[:n])
+        scf.YieldOp(yielded + stored)
+    _replace_uses(op, list(forward.results)[:n])
+    tape_values = list(forward.results)[n:]
+
+    seeds = [cotangents[k] if cotangents[k] is not None else zeros_like(inits[k], bw.prefix)
+             for k in active]
+    accumulators = [zeros_like(v, bw.prefix) for v in outer]
+    backward = scf.ForOp(_index(0), count, _index(1), [t.value for t in seeds + accumulators])
+    state = list(backward.inner_iter_args)
+    with ir.InsertionPoint(backward.body):
+        last = arith.SubIOp(count, _index(1)).result
+        row = arith.SubIOp(last, backward.induction_variable).result
+        iv = arith.AddIOp(lb, arith.MulIOp(row, step).result).result
+        replayed_carries = []
+        for k in range(n):
+            if k in taped:
+                replayed_carries.append(tad_ops.dynamic_row(tape_values[taped.index(k)], row))
+            else:  # never read by the body's adjoints: any value of the right type will do
+                replayed_carries.append(zeros_like(inits[k], ()).value)
+        ops, yielded = _replay(op, 0, [iv] + replayed_carries)
+        nested = bw.nested()
+        for j, k in enumerate(active):
+            nested.accumulate(yielded[k], Tracer.of(state[j]))
+        nested.sweep(ops)
+        next_seeds = [nested.adjoint_or_zeros(replayed_carries[k]) for k in active]
+        sums = [tnp.add(Tracer.of(state[len(active) + i]), nested.adjoints[v])
+                if v in nested.adjoints else Tracer.of(state[len(active) + i])
+                for i, v in enumerate(outer)]
+        scf.YieldOp([t.value for t in next_seeds + sums])
+    results = list(backward.results)
+    for j, k in enumerate(active):
+        bw.accumulate(inits[k], Tracer.of(results[j]))
+    for i, v in enumerate(outer):
+        bw.accumulate(v, Tracer.of(results[len(active) + i]))
+    return []
+
+
+VJP_RULES["scf.if"], VJP_RULES["scf.for"] = _if_vjp, _for_vjp
