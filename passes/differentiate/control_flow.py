@@ -34,6 +34,7 @@ from tensorad.tracing import Tracer
 from .activity import _reach, dependency_graph, is_float_tensor
 from .forward import captured_values, zeros_like
 from .rules import JVP_RULES, VJP_RULES
+from .signature import DerivativeError
 
 
 def _terminator(block: ir.Block) -> ir.Operation:
@@ -261,9 +262,11 @@ def taped_carries(loop: ir.Operation) -> list:
     carries the body only writes into are replayed from zeros. This is the one
     place a checkpointing scheme changes what a loop keeps.
     """
-    body = loop.regions[0].blocks[0]
-    return [k for k, arg in enumerate(list(body.arguments)[1:])
-            if list(arg.uses) and not _only_overwritten(arg)]
+    if loop.name == "scf.for":
+        carries = list(loop.regions[0].blocks[0].arguments)[1:]
+    else:  # scf.while: the body region's arguments
+        carries = list(loop.regions[1].blocks[0].arguments)
+    return [k for k, arg in enumerate(carries) if list(arg.uses) and not _only_overwritten(arg)]
 
 
 def _empty_tape(value: ir.Value, static_count, count: ir.Value) -> ir.Value:
@@ -297,6 +300,26 @@ def _for_vjp(c, cotangents):
     _replace_uses(op, list(forward.results)[:n])
     tape_values = list(forward.results)[n:]
 
+    def induction_variable(row: ir.Value) -> list:
+        return [arith.AddIOp(lb, arith.MulIOp(row, step).result).result]
+
+    _backward_loop(c, op, 0, count, tape_values, taped, active, outer, cotangents,
+                   induction_variable)
+    return []
+
+
+def _backward_loop(c, op: ir.Operation, region: int, count: ir.Value, tapes: list, taped: list,
+                   active: list, outer: list, cotangents: list, leading) -> None:
+    """The reversed loop of a taped ``scf.for``/``scf.while``: ``count`` replays of ``region``.
+
+    Iteration ``row`` (from ``count - 1`` down to 0) replays the body from its
+    taped carries (``leading(row)`` supplies the block arguments before the
+    carries), sweeps it backwards from the carried adjoints, and adds the
+    adjoints of the loop-invariant ``outer`` values to accumulators.
+    """
+    bw = c.engine
+    inits = list(op.operands)[len(op.operands) - len(op.results):]
+    n = len(op.results)
     seeds = [cotangents[k] if cotangents[k] is not None else zeros_like(inits[k], bw.prefix)
              for k in active]
     accumulators = [zeros_like(v, bw.prefix) for v in outer]
@@ -305,14 +328,11 @@ def _for_vjp(c, cotangents):
     with ir.InsertionPoint(backward.body):
         last = arith.SubIOp(count, _index(1)).result
         row = arith.SubIOp(last, backward.induction_variable).result
-        iv = arith.AddIOp(lb, arith.MulIOp(row, step).result).result
-        replayed_carries = []
-        for k in range(n):
-            if k in taped:
-                replayed_carries.append(tad_ops.dynamic_row(tape_values[taped.index(k)], row))
-            else:  # never read by the body's adjoints: any value of the right type will do
-                replayed_carries.append(zeros_like(inits[k], ()).value)
-        ops, yielded = _replay(op, 0, [iv] + replayed_carries)
+        replayed_carries = [
+            tad_ops.dynamic_row(tapes[taped.index(k)], row) if k in taped
+            # never read by the body's adjoints: any value of the right type will do
+            else zeros_like(inits[k], ()).value for k in range(n)]
+        ops, yielded = _replay(op, region, leading(row) + replayed_carries)
         nested = bw.nested()
         for j, k in enumerate(active):
             nested.accumulate(yielded[k], Tracer.of(state[j]))
@@ -327,7 +347,73 @@ def _for_vjp(c, cotangents):
         bw.accumulate(inits[k], Tracer.of(results[j]))
     for i, v in enumerate(outer):
         bw.accumulate(v, Tracer.of(results[len(active) + i]))
+
+
+
+
+_INITIAL_ROWS = 16  # first capacity of a while loop's tape; it doubles when full
+
+
+def _grown(tape: ir.Value, count: ir.Value) -> ir.Value:
+    """``tape`` with room for row ``count``: twice the rows when it is full."""
+    rows = tensor.DimOp(tape, _index(0)).result
+    full = arith.CmpIOp(arith.CmpIPredicate.eq, count, rows).result
+    choice = scf.IfOp(full, [tape.type], has_else=True)
+    with ir.InsertionPoint(choice.then_block):
+        t = tape.type
+        bigger = tensor.EmptyOp([arith.MulIOp(rows, _index(2)).result] + list(t.shape[1:]),
+                                t.element_type).result
+        rest = list(t.shape[1:])
+        dynamic = ir.ShapedType.get_dynamic_size()
+        copied = tensor.InsertSliceOp(tape, bigger, [], [rows], [], [0] * (len(rest) + 1),
+                                      [dynamic] + rest, [1] * (len(rest) + 1)).result
+        scf.YieldOp([copied])
+    with ir.InsertionPoint(choice.else_block):
+        scf.YieldOp([tape])
+    return choice.results[0]
+
+
+def _while_vjp(c, cotangents):
+    op, bw = c.op, c.engine
+    before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    inits, n = list(op.operands), len(op.results)
+    forwarded = list(_terminator(before).operands)[1:]
+    if forwarded != list(before.arguments):
+        raise DerivativeError(op.location, "reverse mode needs an scf.while whose condition "
+                              "region forwards its arguments unchanged (as lax.while_loop does)")
+    carries = list(after.arguments)
+    active = [k for k in range(n) if bw.accept(carries[k]) or bw.accept(op.results[k])]
+    outer = [v for v in captured_values(op) if bw.accept(v)]
+    if not active and not outer:
+        return []
+    taped = taped_carries(op)
+    index = ir.IndexType.get()
+    with ir.InsertionPoint(op):
+        tapes = [tensor.EmptyOp([_INITIAL_ROWS] + list(inits[k].type.shape),
+                                inits[k].type.element_type).result for k in taped]
+        tapes = [tensor.CastOp(ir.RankedTensorType.get([ir.ShapedType.get_dynamic_size()]
+                                                       + list(t.type.shape[1:]), t.type.element_type),
+                               t).result for t in tapes]
+        types = [v.type for v in inits] + [t.type for t in tapes] + [index]
+        forward = scf.WhileOp(types, inits + tapes + [_index(0)])
+    location = op.location
+    blocks = [ir.Block.create_at_start(region, types, [location] * len(types))
+              for region in (forward.before, forward.after)]
+    with ir.InsertionPoint(blocks[0]):
+        args = list(blocks[0].arguments)
+        _, yielded = _replay(op, 0, args[:n])
+        scf.ConditionOp(yielded[0], args)
+    with ir.InsertionPoint(blocks[1]):
+        args = list(blocks[1].arguments)
+        count = args[-1]
+        stored = [tad_ops.insert_row(_grown(args[n + i], count), args[k], count)
+                  for i, k in enumerate(taped)]
+        _, yielded = _replay(op, 1, args[:n])
+        scf.YieldOp(yielded + stored + [arith.AddIOp(count, _index(1)).result])
+    _replace_uses(op, list(forward.results)[:n])
+    _backward_loop(c, op, 1, forward.results[-1], list(forward.results)[n:-1], taped, active,
+                   outer, cotangents, lambda row: [])
     return []
 
 
-VJP_RULES["scf.if"], VJP_RULES["scf.for"] = _if_vjp, _for_vjp
+VJP_RULES["scf.if"], VJP_RULES["scf.for"], VJP_RULES["scf.while"] = _if_vjp, _for_vjp, _while_vjp
