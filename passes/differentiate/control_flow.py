@@ -120,14 +120,21 @@ def _tangent_inits(fw, inits: list, active: list) -> list:
 
 def _terminate_with_tangents(build, block: ir.Block, inner, leading: list, values: list,
                              active: list, prefix) -> None:
-    """Sweep ``block`` with ``inner``, then end it with ``build(leading + values + tangents)``.
+    """End ``block`` with ``build(leading + values + tangents of values[k], k in active)``.
 
-    The tangents are those of ``values[k]`` for ``k`` in ``active``, zeros where none.
+    The block's ops are swept with ``inner`` first. Rules of nested region ops
+    replace those ops' results, so the values to yield are read back from a
+    provisional terminator after the sweep.
     """
-    inner.sweep_ops(list(block.operations))
-    tangents = [inner.tangents.get(values[k]) for k in active]
-    extra = [t if t is not None else zeros_like(values[k], prefix) for t, k in zip(tangents, active)]
-    build(*leading, list(values) + [t.value for t in extra])
+    provisional = build(*leading, list(values))
+    inner.sweep_ops(list(block.operations)[:-1])
+    current = list(provisional.operation.operands)
+    head, values = current[:len(leading)], current[len(leading):]
+    with ir.InsertionPoint(provisional.operation), provisional.location:
+        extra = [inner.tangents.get(values[k]) for k in active]
+        extra = [t if t is not None else zeros_like(values[k], prefix) for t, k in zip(extra, active)]
+        build(*head, values + [t.value for t in extra])
+    provisional.operation.erase()
 
 
 def _if_jvp(c, tangents):

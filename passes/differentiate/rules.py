@@ -71,6 +71,7 @@ VJP_RULES: dict[str, VjpRule] = {}
 ZERO_DERIVATIVE = {
     "arith.cmpf", "arith.cmpi", "math.floor", "math.ceil", "math.roundeven",
     "tad.argmax", "tad.stop_gradient", "tad.iota", "tad.constant", "arith.constant",
+    "tensor.empty", "tensor.dim",
 }
 
 

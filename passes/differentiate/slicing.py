@@ -1,4 +1,4 @@
-"""Derivative rules of ``tensor.extract_slice`` and ``tensor.insert_slice``.
+"""Derivative rules of ``tensor.extract_slice``, ``tensor.insert_slice`` and ``tensor.cast``.
 
 Offsets may be dynamic (loop rows: ``scan`` and loop tapes); sizes and
 strides are static. A batch prefix ``P`` adds leading dimensions taken whole.
@@ -87,5 +87,13 @@ def _insert_vjp(c, cotangents):
     return [ct_piece, ct_into] + [None] * (len(c.inputs) - 2)
 
 
+def _cast(value: Tracer, like: ir.Type, prefix: tuple) -> Tracer:
+    t = ir.RankedTensorType.get(list(prefix) + list(like.shape), like.element_type)
+    return Tracer.of(tensor.CastOp(t, value.value).result)
+
+
+JVP_RULES["tensor.cast"] = lambda c, ts: [None if ts[0] is None else _cast(
+    ts[0], c.op.results[0].type, _prefix(c, ts[0]))]
+VJP_RULES["tensor.cast"] = lambda c, cts: [_cast(cts[0], c.op.operands[0].type, _prefix(c, cts[0]))]
 JVP_RULES["tensor.extract_slice"], VJP_RULES["tensor.extract_slice"] = _extract_jvp, _extract_vjp
 JVP_RULES["tensor.insert_slice"], VJP_RULES["tensor.insert_slice"] = _insert_jvp, _insert_vjp

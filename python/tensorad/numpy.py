@@ -21,6 +21,7 @@ from typing import Sequence
 
 import numpy as np
 from mlir import ir
+from mlir.dialects import arith, tensor
 
 from tensorad.dialects import ops as _ops
 
@@ -513,11 +514,32 @@ def _index_error(message: str):
                        "positive steps, None and Ellipsis")
 
 
+def _dynamic_first_index(x: Tracer, index: Tracer) -> Tracer:
+    """``x[index]`` for a traced integer scalar ``index`` (``tensor.extract_slice``)."""
+    if index.shape != () or index.dtype.kind not in "iu":
+        _index_error(f"a traced index must be an integer scalar, got {index.dtype.name}"
+                     f"{list(index.shape)}")
+    if x.ndim == 0:
+        _index_error("too many indices for an array of dimension 0")
+    n = x.shape[0]
+    wrapped = where(less(index, 0), add(index, n), index)
+    clamped = astype(minimum(maximum(wrapped, 0), n - 1), int64)
+    scalar = tensor.ExtractOp(clamped.value, []).result
+    row = arith.IndexCastOp(ir.IndexType.get(), scalar).result
+    return _wrap(_ops.dynamic_row(x.value, row))
+
+
 @emits_ops
 def getitem(x, key) -> Tracer:
-    """Basic indexing ``x[key]``: integers, slices (positive steps), ``None`` and ``...``."""
+    """Basic indexing ``x[key]``: integers, slices (positive steps), ``None`` and ``...``.
+
+    The first index may also be a traced integer scalar (``xs[i]`` in a loop):
+    it is clamped to the valid range, as in JAX, after wrapping negative values.
+    """
     x = asarray(x)
     key = key if isinstance(key, tuple) else (key,)
+    if key and isinstance(key[0], Tracer):
+        return getitem(_dynamic_first_index(x, key[0]), key[1:])
     ellipses = [i for i, k in enumerate(key) if k is Ellipsis]  # `is`: keys may be arrays
     if len(ellipses) > 1:
         _index_error("an index can only have a single ellipsis ('...')")
