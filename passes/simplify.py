@@ -8,7 +8,7 @@ steps until nothing changes:
    :func:`fold`): identity structure ops disappear, chains of transposes or
    reshapes collapse, structure ops of a splat ``tad.constant`` become a
    constant, and adding a zero constant is dropped (zero adjoints);
-2. CSE of ``tad`` ops: an op equal to a dominating one (same name, operands,
+2. CSE of pure ops (``tad``, ``arith``, ``math``, pure ``tensor``): an op equal to a dominating one (same name, operands,
    attributes and result types) is replaced by it;
 3. DCE of unused side-effect-free ops (``tad``, ``arith``, ``math`` and pure
    ``tensor`` ops).
@@ -130,14 +130,17 @@ def _fold_all(op: ir.Operation) -> bool:
 
 
 def _cse_key(op: ir.Operation) -> Optional[tuple]:
-    if not op.name.startswith("tad.") or op.name in MARKERS:
+    # Pure upstream ops too: derivative rules recompute the same arith/math
+    # values (the same partial for two cotangents), and running upstream cse
+    # after this pass would not see the tad ops they feed.
+    if op.name in MARKERS or op.regions or not _is_pure(op) or op.name == "tensor.empty":
         return None
     attrs = tuple((name, op.attributes[name]) for name in sorted(op.attributes))
     return (op.name, tuple(op.operands), attrs, tuple(r.type for r in op.results))
 
 
 def _cse(op: ir.Operation) -> bool:
-    """Replace each ``tad`` op by an equal op that dominates it.
+    """Replace each pure op by an equal op that dominates it.
 
     Ops seen earlier in a block, or in an enclosing block before the region's
     parent op, dominate; a symbol (function, module) starts a fresh scope

@@ -101,5 +101,6 @@ def build(fn: ir.Operation, request, prefix: tuple, derive) -> None:
             engine.accumulate(value, seed)
         engine.sweep(ops[:-1])
         grads = [engine.adjoint_or_zeros(v) for v in wrt]
-        func.ReturnOp(results + [g.value for g in grads])
+        # Rules of loops replace the forward loop: read the results back from the IR.
+        func.ReturnOp(list(terminator.operands) + [g.value for g in grads])
     terminator.erase()
