@@ -46,11 +46,23 @@ def _format_mlir_error(err: ir.MLIRError) -> str:
     return "\n".join(lines)
 
 
+def _prepare_entry(entry: ir.Operation) -> None:
+    """Give the entry point a C interface, and make its arguments read-only.
+
+    Arguments are the caller's numpy arrays, passed without copies: marking
+    them not writable makes bufferization copy before any in-place update.
+    """
+    ctx = entry.context
+    entry.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get(ctx)
+    n_args = len(entry.regions[0].blocks[0].arguments)
+    read_only = ir.DictAttr.get({"bufferization.writable": ir.BoolAttr.get(False, ctx)}, ctx)
+    entry.attributes["arg_attrs"] = ir.ArrayAttr.get([read_only] * n_args, ctx)
+
+
 def _run_stages(module: ir.Module, last: str) -> None:
     for name, pipeline in STAGES:
         if name == "llvm":
-            entry = module.body.operations[0]  # the entry point comes first
-            entry.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get(module.context)
+            _prepare_entry(module.body.operations[0])  # the entry point comes first
         try:
             run_pipeline(module, pipeline)
         except ir.MLIRError as err:

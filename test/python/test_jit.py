@@ -139,3 +139,15 @@ def test_peak_live_bytes_of_a_fused_elementwise_chain():
     # Fusion leaves one allocation: the 8000-byte result (plus alignment padding).
     assert stats.allocations == 1
     assert 8000 <= stats.peak_live_bytes <= 8000 + 128
+
+
+def test_compiled_code_never_writes_into_its_inputs():
+    f = ta.compile_mlir('''
+    func.func @main(%x: tensor<4xf64>, %v: tensor<f64>) -> tensor<4xf64> {
+      %c1 = arith.constant 1 : index
+      %r = tensor.insert_slice %v into %x[%c1] [1] [1] : tensor<f64> into tensor<4xf64>
+      return %r : tensor<4xf64>
+    }''')
+    x = np.arange(4.0)
+    np.testing.assert_allclose(f(x, np.array(7.0)), [0.0, 7.0, 2.0, 3.0])
+    np.testing.assert_allclose(x, [0.0, 1.0, 2.0, 3.0])
