@@ -158,3 +158,14 @@ def test_tape_of_a_1000_step_scan_is_what_the_backward_pass_needs():
     predicted = steps * batch * hidden * 8
     peak = ta.last_call_stats().peak_live_bytes
     assert predicted <= peak <= 1.1 * predicted, (peak, predicted)
+
+
+def test_loop_inside_a_branch_and_branch_inside_a_while():
+    def f(x):
+        looped = lambda v: lax.fori_loop(0, 3, lambda i, c: tnp.sin(c) + v, v)  # noqa: E731
+        y = lax.cond(tnp.sum(x) > 0, looped, lambda v: v * v, x)
+        return lax.while_loop(lambda v: tnp.sum(v) < 20.0,
+                              lambda v: lax.cond(v[0] > 1.0, lambda u: u * 1.5, lambda u: u + 1.0, v), y)
+
+    check_grads(f, (np.array([0.4, 0.9]),), order=1)
+    check_grads(f, (np.array([-0.4, -0.9]),), order=1)
