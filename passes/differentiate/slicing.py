@@ -1,4 +1,4 @@
-"""Derivative rules of ``tensor.extract_slice``, ``tensor.insert_slice`` and ``tensor.cast``.
+"""Derivative rules of the ``tensor`` ops: slices, casts and reshapes.
 
 Offsets may be dynamic (loop rows: ``scan`` and loop tapes); sizes and
 strides are static. A batch prefix ``P`` adds leading dimensions taken whole.
@@ -95,5 +95,15 @@ def _cast(value: Tracer, like: ir.Type, prefix: tuple) -> Tracer:
 JVP_RULES["tensor.cast"] = lambda c, ts: [None if ts[0] is None else _cast(
     ts[0], c.op.results[0].type, _prefix(c, ts[0]))]
 VJP_RULES["tensor.cast"] = lambda c, cts: [_cast(cts[0], c.op.operands[0].type, _prefix(c, cts[0]))]
+def _reshaped(value: Tracer, like: ir.Value, c) -> Tracer:
+    return tnp.reshape(value, _prefix(c, value) + tuple(like.type.shape))
+
+
+for _name in ("tensor.collapse_shape", "tensor.expand_shape"):
+    # Row-major reshapes: the tangent and the cotangent are reshaped the same way.
+    JVP_RULES[_name] = lambda c, ts: [None if ts[0] is None else _reshaped(ts[0], c.op.results[0], c)]
+    VJP_RULES[_name] = lambda c, cts: [_reshaped(cts[0], c.op.operands[0], c)] + \
+        [None] * (len(c.inputs) - 1)
+
 JVP_RULES["tensor.extract_slice"], VJP_RULES["tensor.extract_slice"] = _extract_jvp, _extract_vjp
 JVP_RULES["tensor.insert_slice"], VJP_RULES["tensor.insert_slice"] = _insert_jvp, _insert_vjp

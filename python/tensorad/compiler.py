@@ -20,6 +20,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 from mlir import ir
+from mlir.dialects import func
 
 from tensorad.passes.registry import run_pipeline
 
@@ -151,13 +152,17 @@ def compile_mlir(source: str, entry: str = "main") -> Callable:
     if not funcs:
         raise CompileError(f"the module has no func.func @{entry}")
     ftype = funcs[0].attributes["function_type"].value
-    if funcs[0] != module.body.operations[0].operation:
-        funcs[0].move_before(module.body.operations[0])
-    if "sym_visibility" in funcs[0].attributes:  # the entry point must stay visible
-        del funcs[0].attributes["sym_visibility"]
+    with module.context, funcs[0].location:
+        # A public first function calling the entry point: the entry may be a
+        # declaration that tad-differentiate defines as a private function.
+        with ir.InsertionPoint.at_block_begin(module.body):
+            caller = func.FuncOp(f"{entry}__entry", ftype)
+            block = caller.add_entry_block()
+        with ir.InsertionPoint(block):
+            func.ReturnOp(func.CallOp(list(ftype.results), entry, list(block.arguments)).results)
     in_avals, out_avals = _tensor_avals(ftype.inputs), _tensor_avals(ftype.results)
     _run_stages(module, "llvm")
-    executable = Executable(module, entry, in_avals, out_avals)
+    executable = Executable(module, f"{entry}__entry", in_avals, out_avals)
 
     def run(*arrays):
         results = executable([_as_input_array(a) for a in arrays])

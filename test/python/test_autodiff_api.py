@@ -157,3 +157,25 @@ def test_gradients_of_float32_stay_float32():
     g = ta.grad(lambda x: tnp.sum(tnp.exp(x)))(np.zeros(3, np.float32))
     assert g.dtype == np.float32
     np.testing.assert_allclose(g, 1.0)
+
+
+def test_derivatives_declared_in_hand_written_ir_run_through_compile_mlir():
+    source = '''
+    func.func @f(%x: tensor<2x3xf64>) -> tensor<6xf64> {
+      %0 = tensor.collapse_shape %x [[0, 1]] : tensor<2x3xf64> into tensor<6xf64>
+      %1 = math.sin %0 : tensor<6xf64>
+      %2 = tensor.expand_shape %1 [[0, 1]] output_shape [3, 2] : tensor<6xf64> into tensor<3x2xf64>
+      %3 = tensor.collapse_shape %2 [[0, 1]] : tensor<3x2xf64> into tensor<6xf64>
+      return %3 : tensor<6xf64>
+    }
+    func.func private @f_vjp(tensor<2x3xf64>, tensor<6xf64>) -> (tensor<6xf64>, tensor<2x3xf64>)
+        attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}}
+    func.func private @f_jvp(tensor<2x3xf64>, tensor<2x3xf64>) -> (tensor<6xf64>, tensor<6xf64>)
+        attributes {tad.jvp = {of = @f, wrt = array<i64: 0>}}
+    '''
+    x, ct, t = RNG.standard_normal((2, 3)), RNG.standard_normal(6), RNG.standard_normal((2, 3))
+    out, grad = ta.compile_mlir(source, "f_vjp")(x, ct)
+    np.testing.assert_allclose(out, np.sin(x.ravel()))
+    np.testing.assert_allclose(grad, (ct * np.cos(x.ravel())).reshape(2, 3))
+    _, tangent = ta.compile_mlir(source, "f_jvp")(x, t)
+    np.testing.assert_allclose(tangent, np.cos(x.ravel()) * t.ravel())
