@@ -27,8 +27,14 @@ True
 
 from __future__ import annotations
 
+import numpy as np
 from mlir import ir
-from mlir.dialects import func
+from mlir.dialects import arith, func, scf
+
+import tensorad.numpy as tnp
+from tensorad import dtypes
+from tensorad.dialects import ops as tad_ops
+from tensorad.tracing import Tracer, emitting_at
 
 from . import control_flow, forward, reverse, slicing  # noqa: F401  (modules of rules register them)
 from .signature import DerivativeError, Request, check, expected_type
@@ -91,29 +97,38 @@ class Generator:
         return fn
 
     def _custom_vjp(self, request: Request, primal: ir.Operation, prefix: tuple) -> ir.Operation:
-        """vjp = (call @f, call @bwd) when @f carries ``tad.custom_vjp = @bwd``."""
+        """vjp = (call @f, call @bwd) when @f carries ``tad.custom_vjp = @bwd``.
+
+        ``@bwd`` takes the inputs and one cotangent per result and returns one
+        gradient per input. A batched request (prefix ``P``) calls it once per
+        cotangent row, unless ``@bwd`` itself takes the batched cotangents.
+        """
         bwd_name = primal.attributes["tad.custom_vjp"].value
         bwd = self.symbols.get(bwd_name)
         primal_type = primal.attributes["function_type"].value
         inputs, results = list(primal_type.inputs), list(primal_type.results)
         declared = request.function_type
         seeds = list(declared.inputs)[len(inputs):]
-        want = ir.FunctionType.get(inputs + seeds, [
-            ir.RankedTensorType.get(list(prefix) + list(t.shape), t.element_type) for t in inputs])
-        if bwd is None or bwd.attributes["function_type"].value != want:
+        batched = ir.FunctionType.get(inputs + seeds, [_batched(t, prefix) for t in inputs])
+        per_row = ir.FunctionType.get(inputs + results, inputs)
+        bwd_type = None if bwd is None else bwd.attributes["function_type"].value
+        if bwd_type not in (batched, per_row):
             raise DerivativeError(primal.location,
-                                  f"tad.custom_vjp of @{request.of} must name a function of type {want}")
+                                  f"tad.custom_vjp of @{request.of} must name a function of type "
+                                  f"{per_row}")
         fn = func.FuncOp(request.name, declared, ip=ir.InsertionPoint(request.decl))
         for name in request.decl.attributes:
             if name not in ("sym_name", "function_type"):
                 fn.attributes[name] = request.decl.attributes[name]
         block = fn.add_entry_block()
         args = list(block.arguments)
-        with ir.InsertionPoint(block):
-            outs = func.CallOp(results, request.of, args[:len(inputs)])
-            grads = func.CallOp(list(want.results), bwd_name, args)
-            outs_list = [outs.results[i] for i in range(len(results))]
-            func.ReturnOp(outs_list + [grads.results[i] for i in request.wrt])
+        with ir.InsertionPoint(block), emitting_at(fn.location):
+            outs = func.CallOp(results, request.of, args[:len(inputs)]).results
+            if bwd_type == batched:
+                grads = list(func.CallOp(list(batched.results), bwd_name, args).results)
+            else:
+                grads = _rowwise_call(bwd_name, args[:len(inputs)], args[len(inputs):], inputs, prefix)
+            func.ReturnOp(list(outs) + [grads[i] for i in request.wrt])
         request.decl.erase()
         return fn.operation
 
@@ -135,6 +150,28 @@ class Generator:
             self.define(Request.from_decl(decl.operation))
             self.derived[key] = (name, ftype)
         return self.derived[key]
+
+
+def _batched(t: ir.Type, prefix: tuple) -> ir.Type:
+    return ir.RankedTensorType.get(list(prefix) + list(t.shape), t.element_type)
+
+
+def _rowwise_call(callee: str, inputs: list, seeds: list, input_types: list, prefix: tuple) -> list:
+    """Call ``@callee(inputs, seed rows)`` once per row of the batch prefix; stack its gradients."""
+    rows = int(np.prod(prefix, dtype=np.int64))
+    flat = [tnp.reshape(Tracer.of(s), (rows,) + tuple(s.type.shape)[len(prefix):]) for s in seeds]
+    stacks = [tnp.zeros((rows,) + tuple(t.shape), dtypes.from_mlir(t.element_type))
+              for t in input_types]
+    index = ir.IndexType.get()
+    loop = scf.ForOp(arith.ConstantOp(index, 0).result, arith.ConstantOp(index, rows).result,
+                     arith.ConstantOp(index, 1).result, [s.value for s in stacks])
+    with ir.InsertionPoint(loop.body):
+        i = loop.induction_variable
+        row_seeds = [tad_ops.dynamic_row(f.value, i) for f in flat]
+        grads = func.CallOp(input_types, callee, inputs + row_seeds).results
+        scf.YieldOp([tad_ops.insert_row(acc, g, i) for acc, g in zip(loop.inner_iter_args, grads)])
+    return [tnp.reshape(Tracer.of(r), prefix + tuple(t.shape)).value
+            for r, t in zip(loop.results, input_types)]
 
 
 def run(op: ir.Operation, pass_) -> None:

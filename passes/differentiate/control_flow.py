@@ -394,6 +394,10 @@ def _while_vjp(c, cotangents):
     if not active and not outer:
         return []
     taped = taped_carries(op)
+    if any(not isinstance(v.type, ir.RankedTensorType) for v in inits):
+        raise DerivativeError(op.location, "reverse mode through an scf.while needs tensor carries "
+                              "(a while loop's own derivative cannot be differentiated in reverse "
+                              "mode again)")
     index = ir.IndexType.get()
     with ir.InsertionPoint(op):
         tapes = [tensor.EmptyOp([_INITIAL_ROWS] + list(inits[k].type.shape),

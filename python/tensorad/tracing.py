@@ -208,10 +208,10 @@ class TraceState:
 
 
 def function_location(fun: Callable) -> ir.Location:
-    """Location of ``fun``'s ``def`` line, or unknown for builtins."""
+    """Location of ``fun``'s ``def`` line; the user's current line for tensorad's own wrappers."""
     code = getattr(getattr(fun, "__wrapped__", fun), "__code__", None)
-    if code is None:
-        return ir.Location.unknown()
+    if code is None or code.co_filename.startswith(_PACKAGE_DIRS):
+        return user_location()
     return ir.Location.file(code.co_filename, code.co_firstlineno, 1)
 
 

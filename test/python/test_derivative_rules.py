@@ -727,9 +727,6 @@ def sin_with_rule(x):
 sin_with_rule.defvjp(lambda x: (tnp.sin(x), x), lambda x, g: (g * tnp.cos(x),))
 
 
-@pytest.mark.xfail(strict=True, reason="tad-differentiate (passes/differentiate/__init__.py, "
-                   "Generator._custom_vjp) requires @bwd to take the batched cotangent P + shape, "
-                   "so jacrev (P = output shape) of a custom_vjp function fails to compile")
 def test_jacrev_through_custom_vjp():
     x = np.array([0.1, -0.4, 0.9])
     assert_close(ta.jacrev(sin_with_rule)(x), np.diag(np.cos(x)), "jacrev")
