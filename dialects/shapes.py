@@ -24,6 +24,8 @@ from typing import Callable, Mapping, Optional, Sequence
 
 from mlir import ir
 
+from .rules import registrar
+
 
 class ShapeError(ValueError):
     """Raised when an op's operands, attributes and results do not fit its rule."""
@@ -66,14 +68,8 @@ Rule = Callable[[Sequence[TensorSpec], Mapping[str, object], Optional[Sequence[T
 SHAPE_RULES: dict[str, Rule] = {}
 
 
-def shape_rule(name: str) -> Callable[[Rule], Rule]:
-    """Register ``fn`` as the shape rule of op ``name``."""
-
-    def register(fn: Rule) -> Rule:
-        SHAPE_RULES[name] = fn
-        return fn
-
-    return register
+shape_rule = registrar(SHAPE_RULES)
+shape_rule.__doc__ = """``@shape_rule(*op_names)``: register the shape rule of these ops."""
 
 
 def infer(name, operands, attrs, results=None) -> list:

@@ -42,6 +42,7 @@ import numpy as np
 from mlir import ir
 
 from ..dialects import ops
+from ..dialects.rules import registrar
 from ..dialects.shapes import python_attrs
 
 MARKERS = frozenset({"tad.stop_gradient", "tad.start_checkpoint", "tad.end_checkpoint"})
@@ -55,8 +56,8 @@ FoldRule = Callable[[ir.Operation], Optional[ir.Value]]
 FOLDS: dict[str, FoldRule] = {}
 
 
-def fold(*names: str) -> Callable[[FoldRule], FoldRule]:
-    """Register ``fn`` as the fold rule of the ops ``names``.
+fold = registrar(FOLDS)
+fold.__doc__ = """Register ``fn`` as the fold rule of the ops ``names``.
 
     A rule runs with the insertion point before the op and the op's location
     active. It returns the value that replaces the op's single result (an
@@ -70,13 +71,6 @@ def fold(*names: str) -> Callable[[FoldRule], FoldRule]:
     >>> FOLDS.pop("tad.example_identity") is _example
     True
     """
-
-    def register(fn: FoldRule) -> FoldRule:
-        for name in names:
-            FOLDS[name] = fn
-        return fn
-
-    return register
 
 
 def run(op: ir.Operation, pass_) -> None:

@@ -31,14 +31,15 @@ from mlir import ir
 from mlir.dialects import arith, linalg, tensor
 
 from ...dialects.ops import scalar_attr
+from ...dialects.rules import registrar
 from ...dialects.shapes import python_attrs
 
 Lowering = Callable[[ir.Operation], list]
 LOWERINGS: dict[str, Lowering] = {}
 
 
-def lowering(*names: str) -> Callable[[Lowering], Lowering]:
-    """Register ``fn`` as the lowering rule of the ops ``names``.
+lowering = registrar(LOWERINGS)
+lowering.__doc__ = """Register ``fn`` as the lowering rule of the ops ``names``.
 
     The rule runs with the insertion point right before the op and the op's
     location active; it returns one replacement value per op result.
@@ -51,13 +52,6 @@ def lowering(*names: str) -> Callable[[Lowering], Lowering]:
     >>> LOWERINGS.pop("tad.example_identity") is _identity
     True
     """
-
-    def register(fn: Lowering) -> Lowering:
-        for name in names:
-            LOWERINGS[name] = fn
-        return fn
-
-    return register
 
 
 def run(op: ir.Operation, pass_) -> None:
