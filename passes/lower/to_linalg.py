@@ -252,11 +252,16 @@ def _reshape(op):
     return [_from_flat(_to_flat(x), t)]
 
 
+def _permuted(x: ir.Value, permutation: Sequence[int]) -> ir.Value:
+    """``x`` with result dim i taken from dim ``permutation[i]`` (``linalg.transpose``)."""
+    t = x.type
+    out = ir.RankedTensorType.get([t.shape[p] for p in permutation], t.element_type)
+    return linalg.transpose(x, outs=[_empty(out)], permutation=list(permutation)).results[0]
+
+
 @lowering("tad.transpose")
 def _transpose(op):
-    transposed = linalg.transpose(op.operands[0], outs=[_empty(op.results[0].type)],
-                                  permutation=list(python_attrs(op)["permutation"]))
-    return [transposed.results[0]]
+    return [_permuted(op.operands[0], python_attrs(op)["permutation"])]
 
 
 @lowering("tad.slice")
@@ -310,28 +315,43 @@ def _identity(op):
 
 @lowering("tad.dot_general")
 def _dot_general(op):
-    # Loops: the result dims (batch, lhs free, rhs free), then the contracting dims.
+    # Loops: batch dims, lhs free dims, contracting dims, then rhs free dims. With
+    # the rhs free dims innermost, the innermost loop walks rows of rhs and of the
+    # result contiguously (C[i, :] += A[i, k] * B[k, :]), which LLVM vectorizes.
     lhs, rhs = op.operands
     a, t = python_attrs(op), op.results[0].type
     lb, rb = a["lhs_batching_dimensions"], a["rhs_batching_dimensions"]
     lc, rc = a["lhs_contracting_dimensions"], a["rhs_contracting_dimensions"]
-    n_loops = t.rank + len(lc)
+    # Lay rhs out as (batch, contracting, free) first, so its free dims are
+    # contiguous; the copy costs one pass over rhs, the contraction many.
+    rhs_free = [d for d in range(rhs.type.rank) if d not in rb and d not in rc]
+    order = list(rb) + list(rc) + rhs_free
+    if rhs_free and order != list(range(rhs.type.rank)):
+        rhs = _permuted(rhs, order)
+        rb, rc = list(range(len(rb))), list(range(len(rb), len(rb) + len(rc)))
+    n_batch, n_contract = len(lb), len(lc)
+    n_lhs_free = lhs.type.rank - n_batch - n_contract
+    n_rhs_free = rhs.type.rank - n_batch - n_contract
+    n_loops = t.rank + n_contract
+    first_contract = n_batch + n_lhs_free
 
     def operand_map(rank, batch, contracting, free_start):
         loop = {d: k for k, d in enumerate(batch)}
-        loop.update({d: t.rank + k for k, d in enumerate(contracting)})
+        loop.update({d: first_contract + k for k, d in enumerate(contracting)})
         free = [d for d in range(rank) if d not in loop]
         loop.update({d: free_start + k for k, d in enumerate(free)})
-        return _affine_map(n_loops, [loop[d] for d in range(rank)]), len(free)
+        return _affine_map(n_loops, [loop[d] for d in range(rank)])
 
-    lhs_map, n_lhs_free = operand_map(lhs.type.rank, lb, lc, len(lb))
-    rhs_map, _ = operand_map(rhs.type.rank, rb, rc, len(lb) + n_lhs_free)
+    lhs_map = operand_map(lhs.type.rank, lb, lc, n_batch)
+    rhs_map = operand_map(rhs.type.rank, rb, rc, first_contract + n_contract)
+    out_loops = list(range(first_contract)) + list(range(first_contract + n_contract, n_loops))
     category = _category(t.element_type)
     mul, add = _MUL[category], _ADD[category]
     zero = _splat(_zero(t.element_type), t)
-    return _generic([lhs, rhs], [zero], [lhs_map, rhs_map, _affine_map(n_loops, range(t.rank))],
-                    ["parallel"] * t.rank + ["reduction"] * len(lc),
-                    lambda l, r, acc: [add(acc, mul(l, r))])
+    iterators = (["parallel"] * first_contract + ["reduction"] * n_contract
+                 + ["parallel"] * n_rhs_free)
+    return _generic([lhs, rhs], [zero], [lhs_map, rhs_map, _affine_map(n_loops, out_loops)],
+                    iterators, lambda l, r, acc: [add(acc, mul(l, r))])
 
 
 # --- reduction -------------------------------------------------------------------

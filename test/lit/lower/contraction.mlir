@@ -1,15 +1,16 @@
-// dot_general lowers to one linalg.generic: loops over the result dims (batch, lhs free, rhs free)
-// are parallel, loops over the contracting dims come last and reduce into a zero-filled init.
+// dot_general lowers to one linalg.generic reducing into a zero-filled init. Loops: batch, lhs
+// free, contracting, then rhs free dims innermost (rows of rhs and of the result are walked
+// contiguously); an rhs whose free dims are not last is transposed first.
 // RUN: autodiff-opt %s --split-input-file --tad-lower-to-linalg | FileCheck %s
 
-// CHECK-DAG: #[[$LHS:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
-// CHECK-DAG: #[[$RHS:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
-// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[$LHS:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG: #[[$RHS:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-LABEL: func.func @matmul
 // CHECK-SAME: (%[[A:.*]]: tensor<2x3xf32>, %[[B:.*]]: tensor<3x4xf32>)
 // CHECK: %[[ZERO:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4xf32>)
 // CHECK: arith.constant 0.000000e+00 : f32
-// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[$LHS]], #[[$RHS]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[A]], %[[B]] : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[ZERO]] : tensor<2x4xf32>)
+// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[$LHS]], #[[$RHS]], #[[$OUT]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[A]], %[[B]] : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[ZERO]] : tensor<2x4xf32>)
 // CHECK-NEXT: ^bb0(%[[L:.*]]: f32, %[[RR:.*]]: f32, %[[ACC:.*]]: f32):
 // CHECK-NEXT: %[[M:.*]] = arith.mulf %[[L]], %[[RR]] : f32
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[M]] : f32
@@ -24,11 +25,11 @@ func.func @matmul(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
 
 // -----
 
-// CHECK-DAG: #[[$LHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
-// CHECK-DAG: #[[$RHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
-// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG: #[[$LHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG: #[[$RHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 // CHECK-LABEL: func.func @batched_matmul
-// CHECK: linalg.generic {indexing_maps = [#[[$LHS]], #[[$RHS]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<5x2x3xf64>, tensor<5x3x4xf64>) outs(%{{.*}} : tensor<5x2x4xf64>)
+// CHECK: linalg.generic {indexing_maps = [#[[$LHS]], #[[$RHS]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<5x2x3xf64>, tensor<5x3x4xf64>) outs(%{{.*}} : tensor<5x2x4xf64>)
 // CHECK: arith.mulf
 // CHECK: arith.addf
 func.func @batched_matmul(%a: tensor<5x2x3xf64>, %b: tensor<5x3x4xf64>) -> tensor<5x2x4xf64> {
@@ -65,4 +66,18 @@ func.func @matvec(%a: tensor<2x3xf32>, %x: tensor<3xf32>) -> tensor<2xf32> {
                                   lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 0>}
       : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
+}
+
+// -----
+
+// A times B transposed: B is laid out (contracting, free) by a transpose first.
+// CHECK-LABEL: func.func @matmul_transposed_rhs
+// CHECK-SAME: (%[[A:.*]]: tensor<2x3xf32>, %[[B:.*]]: tensor<4x3xf32>)
+// CHECK: %[[BT:.*]] = linalg.transpose ins(%[[B]] : tensor<4x3xf32>) outs(%{{.*}} : tensor<3x4xf32>) permutation = [1, 0]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[A]], %[[BT]] : tensor<2x3xf32>, tensor<3x4xf32>)
+func.func @matmul_transposed_rhs(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>) -> tensor<2x4xf32> {
+  %0 = "tad.dot_general"(%a, %b) {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>,
+                                  lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 1>}
+      : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
 }
