@@ -345,13 +345,19 @@ def _dot_general(op):
     lhs_map = operand_map(lhs.type.rank, lb, lc, n_batch)
     rhs_map = operand_map(rhs.type.rank, rb, rc, first_contract + n_contract)
     out_loops = list(range(first_contract)) + list(range(first_contract + n_contract, n_loops))
+    out_map = _affine_map(n_loops, out_loops)
     category = _category(t.element_type)
-    mul, add = _MUL[category], _ADD[category]
     zero = _splat(_zero(t.element_type), t)
+    if category != "bool" and n_contract:
+        # A named contraction, not a generic: elementwise fusion would pull the
+        # producers of its operands (a tanh, say) into the innermost loop and
+        # recompute them there once per output column. (linalg.contract needs a
+        # contracting dim, and reduces booleans with addi, not or.)
+        return [linalg.contract(lhs, rhs, outs=[zero], indexing_maps=[lhs_map, rhs_map, out_map])]
     iterators = (["parallel"] * first_contract + ["reduction"] * n_contract
                  + ["parallel"] * n_rhs_free)
-    return _generic([lhs, rhs], [zero], [lhs_map, rhs_map, _affine_map(n_loops, out_loops)],
-                    iterators, lambda l, r, acc: [add(acc, mul(l, r))])
+    return _generic([lhs, rhs], [zero], [lhs_map, rhs_map, out_map], iterators,
+                    lambda l, r, acc: [_ADD[category](acc, _MUL[category](l, r))])
 
 
 # --- reduction -------------------------------------------------------------------

@@ -1,6 +1,8 @@
-// dot_general lowers to one linalg.generic reducing into a zero-filled init. Loops: batch, lhs
-// free, contracting, then rhs free dims innermost (rows of rhs and of the result are walked
-// contiguously); an rhs whose free dims are not last is transposed first.
+// dot_general lowers to one linalg.contract (a generic for booleans or when nothing is
+// contracted) reducing into a zero-filled init. Loops: batch, lhs free, contracting, then rhs
+// free dims innermost (rows of rhs and of the result are walked contiguously); an rhs whose
+// free dims are not last is transposed first. A named op keeps elementwise fusion from
+// recomputing operand producers inside its loops.
 // RUN: autodiff-opt %s --split-input-file --tad-lower-to-linalg | FileCheck %s
 
 // CHECK-DAG: #[[$LHS:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
@@ -10,11 +12,7 @@
 // CHECK-SAME: (%[[A:.*]]: tensor<2x3xf32>, %[[B:.*]]: tensor<3x4xf32>)
 // CHECK: %[[ZERO:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4xf32>)
 // CHECK: arith.constant 0.000000e+00 : f32
-// CHECK: %[[R:.*]] = linalg.generic {indexing_maps = [#[[$LHS]], #[[$RHS]], #[[$OUT]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[A]], %[[B]] : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[ZERO]] : tensor<2x4xf32>)
-// CHECK-NEXT: ^bb0(%[[L:.*]]: f32, %[[RR:.*]]: f32, %[[ACC:.*]]: f32):
-// CHECK-NEXT: %[[M:.*]] = arith.mulf %[[L]], %[[RR]] : f32
-// CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[M]] : f32
-// CHECK-NEXT: linalg.yield %[[S]] : f32
+// CHECK: %[[R:.*]] = linalg.contract indexing_maps = [#[[$LHS]], #[[$RHS]], #[[$OUT]]] ins(%[[A]], %[[B]] : tensor<2x3xf32>, tensor<3x4xf32>) outs(%[[ZERO]] : tensor<2x4xf32>)
 // CHECK: return %[[R]]
 func.func @matmul(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
   %0 = "tad.dot_general"(%a, %b) {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>,
@@ -29,9 +27,7 @@ func.func @matmul(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) -> tensor<2x4xf32> {
 // CHECK-DAG: #[[$RHS:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
 // CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
 // CHECK-LABEL: func.func @batched_matmul
-// CHECK: linalg.generic {indexing_maps = [#[[$LHS]], #[[$RHS]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<5x2x3xf64>, tensor<5x3x4xf64>) outs(%{{.*}} : tensor<5x2x4xf64>)
-// CHECK: arith.mulf
-// CHECK: arith.addf
+// CHECK: linalg.contract indexing_maps = [#[[$LHS]], #[[$RHS]], #[[$OUT]]] ins(%{{.*}}, %{{.*}} : tensor<5x2x3xf64>, tensor<5x3x4xf64>) outs(%{{.*}} : tensor<5x2x4xf64>)
 func.func @batched_matmul(%a: tensor<5x2x3xf64>, %b: tensor<5x3x4xf64>) -> tensor<5x2x4xf64> {
   %0 = "tad.dot_general"(%a, %b) {lhs_batching_dimensions = array<i64: 0>, rhs_batching_dimensions = array<i64: 0>,
                                   lhs_contracting_dimensions = array<i64: 2>, rhs_contracting_dimensions = array<i64: 1>}
@@ -44,9 +40,7 @@ func.func @batched_matmul(%a: tensor<5x2x3xf64>, %b: tensor<5x3x4xf64>) -> tenso
 // CHECK-DAG: #[[$IN:.*]] = affine_map<(d0) -> (d0)>
 // CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0) -> ()>
 // CHECK-LABEL: func.func @vector_dot
-// CHECK: linalg.generic {indexing_maps = [#[[$IN]], #[[$IN]], #[[$OUT]]], iterator_types = ["reduction"]} ins(%{{.*}}, %{{.*}} : tensor<8xi32>, tensor<8xi32>) outs(%{{.*}} : tensor<i32>)
-// CHECK: arith.muli
-// CHECK: arith.addi
+// CHECK: linalg.contract indexing_maps = [#[[$IN]], #[[$IN]], #[[$OUT]]] ins(%{{.*}}, %{{.*}} : tensor<8xi32>, tensor<8xi32>) outs(%{{.*}} : tensor<i32>)
 func.func @vector_dot(%a: tensor<8xi32>, %b: tensor<8xi32>) -> tensor<i32> {
   %0 = "tad.dot_general"(%a, %b) {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>,
                                   lhs_contracting_dimensions = array<i64: 0>, rhs_contracting_dimensions = array<i64: 0>}
@@ -60,7 +54,7 @@ func.func @vector_dot(%a: tensor<8xi32>, %b: tensor<8xi32>) -> tensor<i32> {
 // CHECK-DAG: #[[$VEC:.*]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-DAG: #[[$OUT:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @matvec
-// CHECK: linalg.generic {indexing_maps = [#[[$MAT]], #[[$VEC]], #[[$OUT]]], iterator_types = ["parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<2x3xf32>, tensor<3xf32>) outs(%{{.*}} : tensor<2xf32>)
+// CHECK: linalg.contract indexing_maps = [#[[$MAT]], #[[$VEC]], #[[$OUT]]] ins(%{{.*}}, %{{.*}} : tensor<2x3xf32>, tensor<3xf32>) outs(%{{.*}} : tensor<2xf32>)
 func.func @matvec(%a: tensor<2x3xf32>, %x: tensor<3xf32>) -> tensor<2xf32> {
   %0 = "tad.dot_general"(%a, %x) {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>,
                                   lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 0>}
@@ -74,10 +68,24 @@ func.func @matvec(%a: tensor<2x3xf32>, %x: tensor<3xf32>) -> tensor<2xf32> {
 // CHECK-LABEL: func.func @matmul_transposed_rhs
 // CHECK-SAME: (%[[A:.*]]: tensor<2x3xf32>, %[[B:.*]]: tensor<4x3xf32>)
 // CHECK: %[[BT:.*]] = linalg.transpose ins(%[[B]] : tensor<4x3xf32>) outs(%{{.*}} : tensor<3x4xf32>) permutation = [1, 0]
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[A]], %[[BT]] : tensor<2x3xf32>, tensor<3x4xf32>)
+// CHECK: linalg.contract {{.*}} ins(%[[A]], %[[BT]] : tensor<2x3xf32>, tensor<3x4xf32>)
 func.func @matmul_transposed_rhs(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>) -> tensor<2x4xf32> {
   %0 = "tad.dot_general"(%a, %b) {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>,
                                   lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 1>}
       : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+// Booleans reduce with or/and, which linalg.contract cannot express: a generic.
+// CHECK-LABEL: func.func @bool_matmul
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]}
+// CHECK: arith.andi
+// CHECK: arith.ori
+func.func @bool_matmul(%a: tensor<2x3xi1>, %b: tensor<3x4xi1>) -> tensor<2x4xi1> {
+  %0 = "tad.dot_general"(%a, %b) {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>,
+                                  lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 0>}
+      : (tensor<2x3xi1>, tensor<3x4xi1>) -> tensor<2x4xi1>
+  return %0 : tensor<2x4xi1>
 }
