@@ -77,8 +77,8 @@ def pad(x: ir.Value, value: ir.Value, low: Sequence[int], high: Sequence[int],
 
 def iota(shape: Sequence[int], dimension: int, element_type: ir.Type) -> ir.Value:
     """A tensor whose entries count along ``dimension`` (0, 1, 2, ...)."""
-    attr = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(dimension))
-    return _build("tad.iota", [], {"iota_dimension": attr}, TensorSpec(tuple(shape), element_type))
+    return _build("tad.iota", [], {"iota_dimension": _i64(dimension)},
+                  TensorSpec(tuple(shape), element_type))
 
 
 def scalar_attr(value, element_type: ir.Type) -> ir.Attribute:
@@ -116,8 +116,97 @@ def reduce(kind: str, x: ir.Value, dimensions: Sequence[int]) -> ir.Value:
 
 def argmax(x: ir.Value, axis: int) -> ir.Value:
     """Index (i64) of the first maximum of ``x`` along ``axis``."""
-    attr = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(axis))
-    return _build("tad.argmax", [x], {"axis": attr})
+    return _build("tad.argmax", [x], {"axis": _i64(axis)})
+
+
+def _i64(value: int) -> ir.Attribute:
+    return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(value))
+
+
+def _window(strides, padding, dilation) -> dict:
+    return {"strides": _i64_array(strides), "padding": _i64_array(padding),
+            "dilation": _i64_array(dilation)}
+
+
+def _like(x: ir.Value, shape: Sequence[int]) -> TensorSpec:
+    return TensorSpec(tuple(shape), TensorSpec.of(x.type).element_type)
+
+
+def conv2d(data: ir.Value, weight: ir.Value, strides=(1, 1), padding=(0, 0, 0, 0),
+           dilation=(1, 1), groups: int = 1) -> ir.Value:
+    """2-D convolution of NCHW ``data`` with OIHW ``weight``; padding is (top, left, bottom, right)."""
+    return _build("tad.conv2d", [data, weight],
+                  {**_window(strides, padding, dilation), "groups": _i64(groups)})
+
+
+def conv2d_backward_data(output_grad: ir.Value, weight: ir.Value, data_shape: Sequence[int],
+                         strides=(1, 1), padding=(0, 0, 0, 0), dilation=(1, 1),
+                         groups: int = 1) -> ir.Value:
+    """Gradient of :func:`conv2d` with respect to data of shape ``data_shape``."""
+    return _build("tad.conv2d_backward_data", [output_grad, weight],
+                  {**_window(strides, padding, dilation), "groups": _i64(groups)},
+                  _like(output_grad, data_shape))
+
+
+def conv2d_backward_filter(output_grad: ir.Value, data: ir.Value, weight_shape: Sequence[int],
+                           strides=(1, 1), padding=(0, 0, 0, 0), dilation=(1, 1),
+                           groups: int = 1) -> ir.Value:
+    """Gradient of :func:`conv2d` with respect to a weight of shape ``weight_shape``."""
+    return _build("tad.conv2d_backward_filter", [output_grad, data],
+                  {**_window(strides, padding, dilation), "groups": _i64(groups)},
+                  _like(output_grad, weight_shape))
+
+
+def _pool_attrs(kind: str, pool_size, strides, padding, dilation, ceil_mode, count_include_pad):
+    attrs = {**_window(strides, padding, dilation), "pool_size": _i64_array(pool_size),
+             "ceil_mode": _i64(bool(ceil_mode))}
+    if kind == "avg":
+        attrs["count_include_pad"] = _i64(bool(count_include_pad))
+    return attrs
+
+
+def pool2d(kind: str, data: ir.Value, pool_size, strides, padding=(0, 0, 0, 0), dilation=(1, 1),
+           ceil_mode: bool = False, count_include_pad: bool = True) -> ir.Value:
+    """``tad.max_pool2d`` (``kind="max"``) or ``tad.avg_pool2d`` (``kind="avg"``) of NCHW ``data``."""
+    return _build(f"tad.{kind}_pool2d", [data], _pool_attrs(
+        kind, pool_size, strides, padding, dilation, ceil_mode, count_include_pad))
+
+
+def pool2d_backward(kind: str, output_grad: ir.Value, data: ir.Value, pool_size, strides,
+                    padding=(0, 0, 0, 0), dilation=(1, 1), ceil_mode: bool = False,
+                    count_include_pad: bool = True) -> ir.Value:
+    """Gradient of :func:`pool2d` with respect to ``data``."""
+    return _build(f"tad.{kind}_pool2d_backward", [output_grad, data], _pool_attrs(
+        kind, pool_size, strides, padding, dilation, ceil_mode, count_include_pad))
+
+
+def take(data: ir.Value, indices: ir.Value, axis: int) -> ir.Value:
+    """Gather ``data`` along ``axis`` at integer ``indices``."""
+    return _build("tad.take", [data, indices], {"axis": _i64(axis)})
+
+
+def take_backward(output_grad: ir.Value, indices: ir.Value, axis: int,
+                  data_shape: Sequence[int]) -> ir.Value:
+    """Scatter-add ``output_grad`` back to ``data_shape`` (gradient of :func:`take`)."""
+    return _build("tad.take_backward", [output_grad, indices], {"axis": _i64(axis)},
+                  _like(output_grad, data_shape))
+
+
+def _nll_attrs(reduction: str, ignore_index: int) -> dict:
+    return {"reduction": ir.StringAttr.get(reduction), "ignore_index": _i64(ignore_index)}
+
+
+def nll_loss(predictions: ir.Value, targets: ir.Value, weights: ir.Value, reduction: str = "mean",
+             ignore_index: int = -100) -> ir.Value:
+    """Negative log-likelihood of log-probabilities ``predictions`` at integer ``targets``."""
+    return _build("tad.nll_loss", [predictions, targets, weights], _nll_attrs(reduction, ignore_index))
+
+
+def nll_loss_backward(output_grad: ir.Value, predictions: ir.Value, targets: ir.Value,
+                      weights: ir.Value, reduction: str = "mean", ignore_index: int = -100) -> ir.Value:
+    """Gradient of :func:`nll_loss` with respect to ``predictions``."""
+    return _build("tad.nll_loss_backward", [output_grad, predictions, targets, weights],
+                  _nll_attrs(reduction, ignore_index))
 
 
 def dynamic_row(x: ir.Value, index: ir.Value) -> ir.Value:
@@ -145,4 +234,5 @@ def marker(kind: str, x: ir.Value) -> ir.Value:
 
 __all__ = ["broadcast_in_dim", "reshape", "transpose", "slice_", "pad", "iota", "constant",
            "convert", "dot_general", "reduce", "argmax", "marker", "scalar_attr", "dynamic_row",
-           "insert_row"]
+           "insert_row", "conv2d", "conv2d_backward_data", "conv2d_backward_filter", "pool2d",
+           "pool2d_backward", "take", "take_backward", "nll_loss", "nll_loss_backward"]

@@ -306,3 +306,160 @@ def _identity(operands, attrs, results):
 
 for _name in ("tad.stop_gradient", "tad.start_checkpoint", "tad.end_checkpoint"):
     shape_rule(_name)(_identity)
+
+
+# ----------------------------------------------------------------------------
+# Neural-network and indexing ops
+# ----------------------------------------------------------------------------
+
+def _window_attrs(attrs, kernel_key: Optional[str] = None):
+    """Strides (2), padding (top, left, bottom, right) and dilation (2), checked."""
+    strides, padding, dilation = (_array(attrs, k) for k in ("strides", "padding", "dilation"))
+    _need(len(strides) == 2 and len(dilation) == 2 and len(padding) == 4,
+          "strides and dilation need 2 values, padding 4 (top, left, bottom, right)")
+    _need(min(strides + dilation) >= 1, "strides and dilation must be positive")
+    _need(min(padding) >= 0, "padding must be non-negative")
+    kernel = _array(attrs, kernel_key) if kernel_key else None
+    if kernel is not None:
+        _need(len(kernel) == 2 and min(kernel) >= 1, f"{kernel_key} needs 2 positive values")
+    return strides, padding, dilation, kernel
+
+
+def window_output_size(size: int, kernel: int, stride: int, pad_low: int, pad_high: int,
+                       dilation: int, ceil_mode: bool = False) -> int:
+    """Output length of a sliding window (PyTorch's rule for ``ceil_mode``).
+
+    Examples
+    --------
+    >>> window_output_size(8, 3, 1, 1, 1, 1), window_output_size(5, 2, 2, 0, 0, 1, True)
+    (8, 3)
+    """
+    span = size + pad_low + pad_high - dilation * (kernel - 1) - 1
+    _need(span >= 0, f"the window ({kernel} dilated by {dilation}) is larger than the padded "
+                     f"input ({size} + {pad_low} + {pad_high})")
+    out = (-(-span // stride) if ceil_mode else span // stride) + 1
+    if ceil_mode and (out - 1) * stride >= size + pad_low:  # the last window starts in padding
+        out -= 1
+    return out
+
+
+def _rank4(spec: TensorSpec, what: str) -> None:
+    _need(spec.rank == 4, f"{what} must be a rank-4 NCHW tensor, got rank {spec.rank}")
+
+
+def _conv_output(data: TensorSpec, weight: TensorSpec, attrs) -> TensorSpec:
+    _rank4(data, "data")
+    _rank4(weight, "weight (OIHW)")
+    _same_element_type(data, weight)
+    strides, padding, dilation, _ = _window_attrs(attrs)
+    groups = _int_attr(attrs, "groups")
+    n, c, h, w = data.shape
+    o, cg, kh, kw = weight.shape
+    _need(groups >= 1 and c % groups == 0 and o % groups == 0,
+          f"groups {groups} must divide the {c} input and {o} output channels")
+    _need(cg * groups == c, f"weight has {cg} input channels per group, data {c} channels "
+                            f"in {groups} groups")
+    oh = window_output_size(h, kh, strides[0], padding[0], padding[2], dilation[0])
+    ow = window_output_size(w, kw, strides[1], padding[1], padding[3], dilation[1])
+    return TensorSpec((n, o, oh, ow), data.element_type)
+
+
+@shape_rule("tad.conv2d")
+def _conv2d(operands, attrs, results):
+    data, weight = operands
+    return [_conv_output(data, weight, attrs)]
+
+
+def _gradient_of(what: str, forward: TensorSpec, output_grad: TensorSpec, out: TensorSpec):
+    _need(forward.shape == output_grad.shape,
+          f"output_grad {list(output_grad.shape)} does not match the {what} output "
+          f"{list(forward.shape)} for the declared result {list(out.shape)}")
+    _same_element_type(out, output_grad)
+    return [out]
+
+
+@shape_rule("tad.conv2d_backward_data")
+def _conv2d_backward_data(operands, attrs, results):
+    output_grad, weight = operands
+    out = _declared(results, "conv2d_backward_data")
+    return _gradient_of("conv2d", _conv_output(out, weight, attrs), output_grad, out)
+
+
+@shape_rule("tad.conv2d_backward_filter")
+def _conv2d_backward_filter(operands, attrs, results):
+    output_grad, data = operands
+    out = _declared(results, "conv2d_backward_filter")
+    return _gradient_of("conv2d", _conv_output(data, out, attrs), output_grad, out)
+
+
+def _pool_output(data: TensorSpec, attrs) -> TensorSpec:
+    _rank4(data, "data")
+    strides, padding, dilation, kernel = _window_attrs(attrs, "pool_size")
+    ceil_mode = bool(_int_attr(attrs, "ceil_mode"))
+    n, c, h, w = data.shape
+    oh = window_output_size(h, kernel[0], strides[0], padding[0], padding[2], dilation[0], ceil_mode)
+    ow = window_output_size(w, kernel[1], strides[1], padding[1], padding[3], dilation[1], ceil_mode)
+    return TensorSpec((n, c, oh, ow), data.element_type)
+
+
+@shape_rule("tad.max_pool2d", "tad.avg_pool2d")
+def _pool(operands, attrs, results):
+    (data,) = operands
+    return [_pool_output(data, attrs)]
+
+
+@shape_rule("tad.max_pool2d_backward", "tad.avg_pool2d_backward")
+def _pool_backward(operands, attrs, results):
+    output_grad, data = operands
+    return _gradient_of("pooling", _pool_output(data, attrs), output_grad, data)
+
+
+def _integer_indices(indices: TensorSpec, what: str = "indices") -> None:
+    _need(isinstance(indices.element_type, ir.IntegerType) and indices.element_type.width > 1,
+          f"{what} must be an integer tensor, got {indices.element_type}")
+
+
+def _take_output(data: TensorSpec, indices: TensorSpec, attrs) -> TensorSpec:
+    _integer_indices(indices)
+    (axis,) = _dims({"axis": (_int_attr(attrs, "axis"),)}, "axis", data.rank)
+    return TensorSpec(data.shape[:axis] + indices.shape + data.shape[axis + 1:], data.element_type)
+
+
+@shape_rule("tad.take")
+def _take(operands, attrs, results):
+    data, indices = operands
+    return [_take_output(data, indices, attrs)]
+
+
+@shape_rule("tad.take_backward")
+def _take_backward(operands, attrs, results):
+    output_grad, indices = operands
+    out = _declared(results, "take_backward")
+    return _gradient_of("take", _take_output(out, indices, attrs), output_grad, out)
+
+
+def _nll_output(predictions: TensorSpec, targets: TensorSpec, weights: TensorSpec, attrs):
+    _integer_indices(targets, "targets")
+    reduction = attrs["reduction"]
+    _need(isinstance(reduction, ir.StringAttr) and reduction.value in ("mean", "sum", "none"),
+          "reduction must be \"mean\", \"sum\" or \"none\"")
+    _int_attr(attrs, "ignore_index")
+    _need(predictions.rank in (1, 2), "predictions must be (C) or (N, C) log-probabilities")
+    _need(targets.shape == predictions.shape[:-1],
+          f"targets {list(targets.shape)} do not match predictions {list(predictions.shape)}")
+    _need(weights.shape == predictions.shape[-1:], f"weights need shape [{predictions.shape[-1]}]")
+    _same_element_type(predictions, weights)
+    shape = targets.shape if reduction.value == "none" else ()
+    return TensorSpec(shape, predictions.element_type)
+
+
+@shape_rule("tad.nll_loss")
+def _nll_loss(operands, attrs, results):
+    return [_nll_output(*operands, attrs)]
+
+
+@shape_rule("tad.nll_loss_backward")
+def _nll_loss_backward(operands, attrs, results):
+    output_grad, predictions, targets, weights = operands
+    return _gradient_of("nll_loss", _nll_output(predictions, targets, weights, attrs),
+                        output_grad, predictions)

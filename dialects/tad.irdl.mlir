@@ -142,4 +142,145 @@ irdl.dialect @tad {
     irdl.operands(operand: %0)
     irdl.results(result: %1)
   }
+  // ---- neural-network and indexing ops (TVM Relax's relax.op.grad names) ----
+  // 2-D convolution, data NCHW, weight OIHW (O, C/groups, KH, KW); padding = (top, left, bottom, right).
+  irdl.operation @conv2d {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "#builtin.dense_array"
+    %4 = irdl.base "#builtin.dense_array"
+    %5 = irdl.base "#builtin.dense_array"
+    %6 = irdl.base "#builtin.integer"
+    irdl.operands(data: %0, weight: %1)
+    irdl.results(result: %2)
+    irdl.attributes {"strides" = %3, "padding" = %4, "dilation" = %5, "groups" = %6}
+  }
+  // Gradient of conv2d with respect to its data (result: the data's shape).
+  irdl.operation @conv2d_backward_data {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "#builtin.dense_array"
+    %4 = irdl.base "#builtin.dense_array"
+    %5 = irdl.base "#builtin.dense_array"
+    %6 = irdl.base "#builtin.integer"
+    irdl.operands(output_grad: %0, weight: %1)
+    irdl.results(result: %2)
+    irdl.attributes {"strides" = %3, "padding" = %4, "dilation" = %5, "groups" = %6}
+  }
+  // Gradient of conv2d with respect to its weight (result: the weight's shape).
+  irdl.operation @conv2d_backward_filter {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "#builtin.dense_array"
+    %4 = irdl.base "#builtin.dense_array"
+    %5 = irdl.base "#builtin.dense_array"
+    %6 = irdl.base "#builtin.integer"
+    irdl.operands(output_grad: %0, data: %1)
+    irdl.results(result: %2)
+    irdl.attributes {"strides" = %3, "padding" = %4, "dilation" = %5, "groups" = %6}
+  }
+  // Max pooling over NCHW windows; padding counts as -inf.
+  irdl.operation @max_pool2d {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "#builtin.dense_array"
+    %3 = irdl.base "#builtin.dense_array"
+    %4 = irdl.base "#builtin.dense_array"
+    %5 = irdl.base "#builtin.dense_array"
+    %6 = irdl.base "#builtin.integer"
+    irdl.operands(data: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"pool_size" = %2, "strides" = %3, "padding" = %4, "dilation" = %5, "ceil_mode" = %6}
+  }
+  // Average pooling over NCHW windows.
+  irdl.operation @avg_pool2d {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "#builtin.dense_array"
+    %3 = irdl.base "#builtin.dense_array"
+    %4 = irdl.base "#builtin.dense_array"
+    %5 = irdl.base "#builtin.dense_array"
+    %6 = irdl.base "#builtin.integer"
+    %7 = irdl.base "#builtin.integer"
+    irdl.operands(data: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"pool_size" = %2, "strides" = %3, "padding" = %4, "dilation" = %5, "ceil_mode" = %6, "count_include_pad" = %7}
+  }
+  // Routes each output gradient to the first maximum of its window (result: the data's shape).
+  irdl.operation @max_pool2d_backward {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "#builtin.dense_array"
+    %4 = irdl.base "#builtin.dense_array"
+    %5 = irdl.base "#builtin.dense_array"
+    %6 = irdl.base "#builtin.dense_array"
+    %7 = irdl.base "#builtin.integer"
+    irdl.operands(output_grad: %0, data: %1)
+    irdl.results(result: %2)
+    irdl.attributes {"pool_size" = %3, "strides" = %4, "padding" = %5, "dilation" = %6, "ceil_mode" = %7}
+  }
+  // Spreads each output gradient evenly over its window (result: the data's shape).
+  irdl.operation @avg_pool2d_backward {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "#builtin.dense_array"
+    %4 = irdl.base "#builtin.dense_array"
+    %5 = irdl.base "#builtin.dense_array"
+    %6 = irdl.base "#builtin.dense_array"
+    %7 = irdl.base "#builtin.integer"
+    %8 = irdl.base "#builtin.integer"
+    irdl.operands(output_grad: %0, data: %1)
+    irdl.results(result: %2)
+    irdl.attributes {"pool_size" = %3, "strides" = %4, "padding" = %5, "dilation" = %6, "ceil_mode" = %7, "count_include_pad" = %8}
+  }
+  // Gathers along axis: result shape data[:axis] + indices + data[axis+1:]; integer indices, clamped.
+  irdl.operation @take {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "#builtin.integer"
+    irdl.operands(data: %0, indices: %1)
+    irdl.results(result: %2)
+    irdl.attributes {"axis" = %3}
+  }
+  // Scatter-add of output_grad into zeros of the declared result shape (repeated indices add up).
+  irdl.operation @take_backward {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "#builtin.integer"
+    irdl.operands(output_grad: %0, indices: %1)
+    irdl.results(result: %2)
+    irdl.attributes {"axis" = %3}
+  }
+  // Negative log-likelihood of log-probabilities (N, C) or (C) at integer targets, per-class weights; reduction mean, sum or none.
+  irdl.operation @nll_loss {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "!builtin.tensor"
+    %4 = irdl.base "#builtin.string"
+    %5 = irdl.base "#builtin.integer"
+    irdl.operands(predictions: %0, targets: %1, weights: %2)
+    irdl.results(result: %3)
+    irdl.attributes {"reduction" = %4, "ignore_index" = %5}
+  }
+  // Gradient of nll_loss with respect to its predictions (result: the predictions' shape).
+  irdl.operation @nll_loss_backward {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "!builtin.tensor"
+    %4 = irdl.base "!builtin.tensor"
+    %5 = irdl.base "#builtin.string"
+    %6 = irdl.base "#builtin.integer"
+    irdl.operands(output_grad: %0, predictions: %1, targets: %2, weights: %3)
+    irdl.results(result: %4)
+    irdl.attributes {"reduction" = %5, "ignore_index" = %6}
+  }
 }
