@@ -36,7 +36,7 @@ from tensorad import dtypes
 from tensorad.dialects import ops as tad_ops
 from tensorad.tracing import Tracer, emitting_at
 
-from . import control_flow, forward, reverse, slicing  # noqa: F401  (modules of rules register them)
+from . import control_flow, forward, nn_conv, nn_indexing, nn_pool, reverse, slicing  # noqa: F401  (modules of rules register them)
 from .signature import DerivativeError, Request, check, expected_type
 
 _BUILDERS = {"vjp": reverse.build, "jvp": forward.build}

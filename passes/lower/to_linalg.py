@@ -417,3 +417,8 @@ def _argmax(op):
         return [arith.select(take, a, best_value), arith.select(take, i, best_index)]
 
     return _reduction(x, (axis,), [best, index], body)[1:]
+
+
+# Lowerings of the neural-network and indexing ops live in their own modules;
+# importing them registers them in LOWERINGS.
+from . import nn_conv, nn_indexing, nn_pool  # noqa: E402,F401

@@ -23,7 +23,7 @@ _PUBLIC = {
                  "value_and_grad", "vjp"),
 }
 _HOME = {name: module for module, names in _PUBLIC.items() for name in names}
-_SUBMODULES = ("numpy", "lax", "tree", "test_util")
+_SUBMODULES = ("numpy", "lax", "nn", "tree", "test_util")
 __all__ = sorted(_HOME) + list(_SUBMODULES)
 
 

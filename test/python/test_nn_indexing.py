@@ -1,0 +1,351 @@
+"""The indexing ops (``take``, ``take_backward``) and the loss ops (``nll_loss``, ``nll_loss_backward``).
+
+Checked three ways:
+
+* the frontends (``tnp.take``, ``tnp.take_along_axis``, ``x[int array]``)
+  against numpy, including traced indices clamped like JAX's;
+* values and gradients against PyTorch (``index_select``, ``take_along_dim``,
+  ``F.nll_loss``, ``F.cross_entropy``, ``F.embedding``): repeated indices,
+  ``ignore_index``, every reduction, class weights, probability targets,
+  label smoothing and logits of ``±1e4``;
+* every derivative rule with :func:`tensorad.test_util.check_grads` in
+  float64 up to second order, and batched (co)tangents (``jacrev``,
+  ``jacfwd``) against finite-difference Jacobians.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tensorad as ta
+import tensorad.numpy as tnp
+from tensorad.dialects import ops as tad_ops
+from tensorad.nn import cross_entropy, embedding, log_softmax, nll_loss
+from tensorad.test_util import check_grads
+from tensorad.tracing import Tracer, emits_ops
+
+RNG = np.random.default_rng(0)
+REDUCTIONS = ("mean", "sum", "none")
+
+
+@pytest.fixture(scope="module")
+def torch():
+    return pytest.importorskip("torch")
+
+
+def torch_value_and_grads(torch, fn, arrays, cotangent_seed: int = 1):
+    """``fn`` of torch tensors at ``arrays``, the gradients of ``sum(fn * r)``, and the random ``r``."""
+    tensors = [torch.tensor(a, requires_grad=True) for a in arrays]
+    out = fn(*tensors)
+    r = np.random.default_rng(cotangent_seed).standard_normal(tuple(out.shape))
+    (out * torch.tensor(r, dtype=out.dtype)).sum().backward()
+    return out.detach().numpy(), [t.grad.numpy() for t in tensors], r
+
+
+def ours_value_and_grads(fn, arrays, r):
+    """``fn`` at ``arrays`` and the gradients of ``sum(fn * r)``, in one compiled function."""
+    argnums = tuple(range(len(arrays)))
+    both = ta.jit(lambda *a: (fn(*a), ta.grad(lambda *b: tnp.sum(fn(*b) * r), argnums=argnums)(*a)))
+    return both(*arrays)
+
+
+def assert_matches_torch(torch, ours, theirs, arrays, rtol=1e-6, atol=1e-8):
+    """The tensorad function ``ours`` and the torch function ``theirs`` agree, and their gradients."""
+    want, want_grads, r = torch_value_and_grads(torch, theirs, arrays)
+    got, got_grads = ours_value_and_grads(ours, arrays, r)
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, err_msg="value")
+    for i, (g, w) in enumerate(zip(got_grads, want_grads)):
+        np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, err_msg=f"gradient {i}")
+
+
+def numerical_jacobian(f, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
+    value = ta.jit(f)
+    columns = [(np.asarray(value(x + step)) - np.asarray(value(x - step))) / (2 * eps)
+               for step in eps * np.eye(x.size).reshape((x.size,) + x.shape)]
+    out_shape = np.shape(value(x))
+    return np.stack(columns, axis=-1).reshape(out_shape + x.shape)
+
+
+def assert_jacobians(f, x: np.ndarray) -> None:
+    """``jacrev`` and ``jacfwd`` (batched cotangents and tangents) match finite differences."""
+    want = numerical_jacobian(f, x)
+    rev, fwd = ta.jit(lambda a: (ta.jacrev(f)(a), ta.jacfwd(f)(a)))(x)
+    np.testing.assert_allclose(rev, want, atol=1e-7, err_msg="jacrev")
+    np.testing.assert_allclose(fwd, want, atol=1e-7, err_msg="jacfwd")
+
+
+def log_softmax_np(x: np.ndarray, axis: int) -> np.ndarray:
+    shifted = x - x.max(axis=axis, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+
+
+@emits_ops
+def take_backward(output_grad, indices, axis: int, shape) -> Tracer:
+    return Tracer.of(tad_ops.take_backward(output_grad.value, tnp.asarray(indices).value, axis,
+                                           shape))
+
+
+@emits_ops
+def nll_loss_backward(output_grad, predictions, targets, weights, reduction: str) -> Tracer:
+    return Tracer.of(tad_ops.nll_loss_backward(
+        output_grad.value, tnp.asarray(predictions).value, tnp.asarray(targets).value,
+        tnp.asarray(weights).value, reduction))
+
+
+# ----------------------------------------------------------------------------
+# Frontends against numpy
+# ----------------------------------------------------------------------------
+
+TAKES = [  # (array shape, indices, axis)
+    ((5,), [3, 0, -1, 3], None),
+    ((3, 4), [[2, 0], [1, 1]], 1),
+    ((3, 4), [[2, 0], [1, 1]], None),
+    ((3, 4), 2, 0),
+    ((2, 3, 4), [[0], [3]], -1),
+    ((3, 4), np.array([], np.int64), 0),
+]
+
+
+@pytest.mark.parametrize("shape, indices, axis", TAKES)
+def test_take_matches_numpy(shape, indices, axis):
+    x = RNG.standard_normal(shape)
+    got = ta.jit(lambda a: tnp.take(a, np.asarray(indices), axis=axis))(x)
+    np.testing.assert_array_equal(got, np.take(x, indices, axis=axis))
+
+
+@pytest.mark.parametrize("shape, index_shape, axis", [
+    ((3, 4), (3, 2), 1), ((3, 4), (2, 4), 0), ((3, 4), (1, 5), 1), ((1, 4), (3, 2), 1),
+    ((2, 3, 4), (2, 3, 1), -1), ((3, 4), (6,), None)])
+def test_take_along_axis_matches_numpy(shape, index_shape, axis):
+    x = RNG.standard_normal(shape)
+    n = x.size if axis is None else shape[axis]
+    indices = RNG.integers(-n, n, index_shape)
+    want = np.take_along_axis(x, indices, axis)
+    np.testing.assert_array_equal(ta.jit(lambda a: tnp.take_along_axis(a, indices, axis))(x), want)
+    np.testing.assert_array_equal(ta.jit(lambda a, i: tnp.take_along_axis(a, i, axis))(x, indices),
+                                  want)
+
+
+@pytest.mark.parametrize("key", [
+    lambda i: i, lambda i: (i, slice(1, 3)), lambda i: (i, None), lambda i: (i, Ellipsis, 0)])
+def test_integer_array_indexing_matches_numpy(key):
+    x = RNG.standard_normal((4, 3, 2))
+    indices = np.array([[3, 0], [-1, 3]])
+    np.testing.assert_array_equal(ta.jit(lambda a: a[key(indices)])(x), x[key(indices)])
+    np.testing.assert_array_equal(ta.jit(lambda a, i: a[key(i)])(x, indices), x[key(indices)])
+    np.testing.assert_array_equal(ta.jit(lambda a: a[key([3, 0])])(x), x[key([3, 0])])
+
+
+def test_traced_indices_out_of_range_are_clamped():
+    # numpy raises; a traced index cannot be checked, so it is clamped, as in JAX.
+    x = np.arange(5.0)
+    indices = np.array([7, -1, -9, 2])
+    np.testing.assert_array_equal(ta.jit(lambda a, i: a[i])(x, indices), [4.0, 4.0, 0.0, 2.0])
+    np.testing.assert_array_equal(ta.jit(lambda a, i: tnp.take(a, i))(x, indices.astype(np.int32)),
+                                  [4.0, 4.0, 0.0, 2.0])
+
+
+def test_bad_indices_are_rejected():
+    x = np.arange(5.0)
+    with pytest.raises(IndexError, match="index 5 is out of bounds"):
+        ta.jit(lambda a: tnp.take(a, np.array([0, 5])))(x)
+    with pytest.raises(ta.TracingError, match="boolean masks"):
+        ta.jit(lambda a: a[x > 2])(x)
+    with pytest.raises(ta.TracingError, match="indices must be integers"):
+        ta.jit(lambda a, i: a[i])(x, np.ones(2))
+
+
+def test_bad_loss_arguments_are_rejected():
+    logits = np.zeros((2, 3))
+    with pytest.raises(ValueError, match="not a valid value for reduction"):
+        ta.jit(lambda z: nll_loss(z, np.array([0, 1]), reduction="avg"))(logits)
+    with pytest.raises(ta.TracingError, match=r"targets must be integers of shape \(2,\)"):
+        ta.jit(lambda z: cross_entropy(z, np.array([0, 1, 2])))(logits)
+    with pytest.raises(ta.TracingError, match="probability targets must have the logits' shape"):
+        ta.jit(lambda z: cross_entropy(z, np.ones(3)))(logits)
+    with pytest.raises(ta.TracingError, match="weight must have shape"):
+        ta.jit(lambda z: nll_loss(z, np.array([0, 1]), np.ones(2)))(logits)
+
+
+def test_op_clamps_indices_out_of_range():
+    # The op itself clamps (IR written by hand has no wrapping of negative indices).
+    f = ta.compile_mlir("""
+    func.func @main(%x: tensor<3x2xf64>, %i: tensor<3xi32>) -> (tensor<3x2xf64>, tensor<3x2xf64>) {
+      %0 = "tad.take"(%x, %i) {axis = 0} : (tensor<3x2xf64>, tensor<3xi32>) -> tensor<3x2xf64>
+      %1 = "tad.take_backward"(%x, %i) {axis = 0} : (tensor<3x2xf64>, tensor<3xi32>) -> tensor<3x2xf64>
+      return %0, %1 : tensor<3x2xf64>, tensor<3x2xf64>
+    }""")
+    x = np.arange(6.0).reshape(3, 2)
+    gathered, scattered = f(x, np.array([-4, 9, 1], np.int32))
+    np.testing.assert_array_equal(gathered, x[[0, 2, 1]])
+    np.testing.assert_array_equal(scattered, [x[0], x[2], x[1]])
+
+
+# ----------------------------------------------------------------------------
+# Values and gradients against PyTorch
+# ----------------------------------------------------------------------------
+
+def test_take_with_repeated_indices_matches_torch(torch):
+    x = RNG.standard_normal((3, 5))
+    indices = np.array([4, 0, 4, 4, 2])
+    assert_matches_torch(torch, lambda a: tnp.take(a, indices, axis=1),
+                         lambda a: torch.index_select(a, 1, torch.tensor(indices)), [x])
+
+
+def test_take_along_axis_matches_torch(torch):
+    x = RNG.standard_normal((4, 3))
+    indices = np.array([[0, 0], [2, 1], [1, 1], [2, 2]])
+    assert_matches_torch(torch, lambda a: tnp.take_along_axis(a, indices, 1),
+                         lambda a: torch.take_along_dim(a, torch.tensor(indices), 1), [x])
+
+
+def test_embedding_matches_torch(torch):
+    table = RNG.standard_normal((6, 4))
+    indices = np.array([[1, 5, 1], [0, 1, 1]])
+    assert_matches_torch(torch, lambda t: embedding(indices, t),
+                         lambda t: torch.nn.functional.embedding(torch.tensor(indices), t), [table])
+
+
+NLL_SHAPES = [  # (log-probabilities shape, targets, with an ignored sample)
+    ((5, 4), np.array([1, 3, 1, 0, 2])),
+    ((5, 4), np.array([1, -100, 1, 0, -100])),
+    ((4,), np.array(2)),
+    ((2, 4, 3), np.array([[0, 3, -100], [2, 2, 1]])),
+]
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("shape, targets", NLL_SHAPES)
+def test_nll_loss_matches_torch(torch, shape, targets, weighted, reduction):
+    F = torch.nn.functional
+    log_probs = RNG.standard_normal(shape)
+    weight = RNG.uniform(0.5, 2.0, shape[1 if len(shape) > 1 else 0]) if weighted else None
+    torch_weight = None if weight is None else torch.tensor(weight)
+    assert_matches_torch(
+        torch, lambda p: nll_loss(p, targets, weight, reduction),
+        lambda p: F.nll_loss(p, torch.tensor(targets), torch_weight, reduction=reduction), [log_probs])
+
+
+def test_nll_loss_mean_of_only_ignored_samples_is_nan(torch):
+    targets = np.array([-1, -1])
+    log_probs = RNG.standard_normal((2, 3))
+    got = ta.jit(lambda p: nll_loss(p, targets, ignore_index=-1))(log_probs)
+    want = torch.nn.functional.nll_loss(torch.tensor(log_probs), torch.tensor(targets),
+                                        ignore_index=-1)
+    assert np.isnan(got) and torch.isnan(want)
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("label_smoothing", [0.0, 0.2])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_cross_entropy_with_class_targets_matches_torch(torch, weighted, label_smoothing,
+                                                         reduction):
+    logits = RNG.standard_normal((5, 4)) * 3
+    targets = np.array([1, 3, -100, 0, 1])
+    weight = RNG.uniform(0.5, 2.0, 4) if weighted else None
+    torch_weight = None if weight is None else torch.tensor(weight)
+    options = dict(reduction=reduction, label_smoothing=label_smoothing)
+    assert_matches_torch(
+        torch, lambda z: cross_entropy(z, targets, weight, **options),
+        lambda z: torch.nn.functional.cross_entropy(z, torch.tensor(targets), torch_weight,
+                                                    **options),
+        [logits])
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+@pytest.mark.parametrize("label_smoothing", [0.0, 0.1])
+@pytest.mark.parametrize("shape", [(3, 4), (4,), (2, 4, 3)])
+def test_cross_entropy_with_probability_targets_matches_torch(torch, shape, label_smoothing,
+                                                               reduction):
+    logits = RNG.standard_normal(shape)
+    class_axis = 1 if len(shape) > 1 else 0
+    probs = np.exp(log_softmax_np(RNG.standard_normal(shape), class_axis))
+    weight = RNG.uniform(0.5, 2.0, shape[class_axis])
+    options = dict(reduction=reduction, label_smoothing=label_smoothing)
+    assert_matches_torch(
+        torch, lambda z: cross_entropy(z, probs, weight, **options),
+        lambda z: torch.nn.functional.cross_entropy(z, torch.tensor(probs), torch.tensor(weight),
+                                                    **options),
+        [logits])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_cross_entropy_of_huge_logits_is_finite_and_matches_torch(torch, dtype):
+    logits = np.array([[1e4, -1e4, 0.0], [-1e4, -1e4, 1e4], [1e4, 1e4, -1e4]], dtype)
+    targets = np.array([1, 2, 0])
+    rtol = 1e-6 if dtype == np.float64 else 1e-5
+    assert_matches_torch(torch, lambda z: cross_entropy(z, targets, reduction="none"),
+                         lambda z: torch.nn.functional.cross_entropy(z, torch.tensor(targets),
+                                                                     reduction="none"),
+                         [logits], rtol=rtol)
+    assert np.all(np.isfinite(ta.jit(lambda z: log_softmax(z))(logits)))
+
+
+def test_cross_entropy_hessian_matches_torch(torch):
+    # Second order: the jvp rule of nll_loss_backward under a batched tangent.
+    logits = RNG.standard_normal((3, 4))
+    targets = np.array([2, -100, 0])
+    got = ta.jit(ta.hessian(lambda z: cross_entropy(z, targets)))(logits)
+    want = torch.autograd.functional.hessian(
+        lambda z: torch.nn.functional.cross_entropy(z, torch.tensor(targets)), torch.tensor(logits))
+    np.testing.assert_allclose(got, want.numpy(), atol=1e-10)
+
+
+# ----------------------------------------------------------------------------
+# Derivative rules against finite differences (float64, both modes, second order)
+# ----------------------------------------------------------------------------
+
+REPEATED = np.array([[2, 0, 2], [2, 1, 0]])
+
+
+def test_take_rules():
+    x = RNG.standard_normal((4, 3))
+    check_grads(lambda a: tnp.take(a, REPEATED, axis=0) ** 2, (x,), order=2)
+    check_grads(lambda a: tnp.sin(tnp.take_along_axis(a, np.array([[1], [0], [2], [2]]), 1)), (x,),
+                order=2)
+
+
+def test_take_backward_rules():
+    g = RNG.standard_normal((4, 2, 3))
+    check_grads(lambda a: take_backward(a, REPEATED, 1, (4, 5)) ** 2, (g,), order=2)
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_nll_loss_rules(reduction):
+    log_probs = RNG.standard_normal((4, 3))
+    targets, weight = np.array([2, -100, 0, 2]), RNG.uniform(0.5, 2.0, 3)
+    check_grads(lambda p: nll_loss(tnp.sin(p), targets, weight, reduction), (log_probs,), order=2)
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_nll_loss_backward_rules(reduction):
+    log_probs = RNG.standard_normal((4, 3))
+    targets, weight = np.array([2, -100, 0, 2]), RNG.uniform(0.5, 2.0, 3)
+    g = RNG.standard_normal((4,) if reduction == "none" else ())
+    check_grads(lambda a: nll_loss_backward(a ** 2, log_probs, targets, weight, reduction), (g,),
+                order=2)
+
+
+def test_cross_entropy_and_embedding_rules():
+    logits, table = RNG.standard_normal((4, 3)), RNG.standard_normal((5, 2))
+    targets = np.array([2, -100, 0, 2])
+    check_grads(lambda z: cross_entropy(z, targets, label_smoothing=0.1), (logits,), order=2)
+    check_grads(lambda z: cross_entropy(z, np.full((4, 3), 1 / 3)), (logits,), order=2)
+    check_grads(lambda t: tnp.tanh(embedding(np.array([[4, 1], [4, 4]]), t)), (table,), order=2)
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_batched_cotangents_and_tangents(reduction):
+    # jacrev/jacfwd seed a batch prefix: every rule's nb > 0 path, for losses
+    # that are scalars too (scaled into a vector).
+    log_probs = RNG.standard_normal((3, 2))
+    targets = np.array([1, -100, 0])
+    scale = np.array([1.0, -2.0])
+    assert_jacobians(lambda p: nll_loss(p, targets, reduction=reduction)[..., None] * scale,
+                     log_probs)
+    assert_jacobians(lambda p: take_backward(tnp.take(p, np.array([1, 1, 0]), 1) ** 2,
+                                             np.array([0, 0, 1]), 1, (3, 2)), log_probs)
+    g = RNG.standard_normal((3,) if reduction == "none" else ())
+    assert_jacobians(lambda a: nll_loss_backward(a, log_probs, targets, np.ones(2), reduction), g)

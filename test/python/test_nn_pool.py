@@ -1,0 +1,224 @@
+"""Pooling: ``max_pool2d``/``avg_pool2d`` and their backward ops, lowered and differentiated.
+
+Checked three ways:
+
+* values and gradients against PyTorch (``F.max_pool2d``, ``F.avg_pool2d`` and
+  autograd) over kernel 2/3, stride 1/2, padding 0/1, dilation 1/2 (max),
+  ceil_mode, count_include_pad (avg), float32 and float64; max pooling runs on
+  small integers, so windows hold ties and PyTorch's routing to the first
+  maximum is what is compared; the jvp of max pooling against PyTorch's
+  forward-mode AD on the same ties;
+* every derivative rule (the four ops) with
+  :func:`tensorad.test_util.check_grads` in float64 on distinct values, up to
+  second order, and batched (co)tangents (``jacrev``, ``jacfwd``) against
+  finite-difference Jacobians;
+* the frontends' conventions and errors (default stride, (C, H, W) input,
+  PyTorch's limit on padding, the user's line on the op).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import tensorad as ta
+import tensorad.numpy as tnp
+from tensorad.dialects import ops as tad_ops
+from tensorad.errors import TracingError
+from tensorad.nn.pool import avg_pool2d, max_pool2d
+from tensorad.test_util import check_grads
+from tensorad.tracing import Tracer, emits_ops
+
+RNG = np.random.default_rng(0)
+SHAPE = (2, 3, 7, 8)  # odd height, even width: ceil_mode keeps a partial last window on one axis
+MAX_CASES = [dict(kernel_size=k, stride=s, padding=p, dilation=d, ceil_mode=c)
+             for k, s, p, d, c in itertools.product((2, 3), (1, 2), (0, 1), (1, 2), (False, True))]
+AVG_CASES = [dict(kernel_size=k, stride=s, padding=p, ceil_mode=c, count_include_pad=i)
+             for k, s, p, c, i in itertools.product((2, 3), (1, 2), (0, 1), (False, True),
+                                                   (False, True))]
+
+
+def case_id(case: dict) -> str:
+    return "-".join(f"{k[0]}{int(v)}" for k, v in case.items())
+
+
+@pytest.fixture(scope="module")
+def torch():
+    return pytest.importorskip("torch")
+
+
+def with_ties(dtype) -> np.ndarray:
+    """Small integers: most windows hold their maximum more than once."""
+    return RNG.integers(0, 4, SHAPE).astype(dtype)
+
+
+def distinct(shape=SHAPE) -> np.ndarray:
+    """Distinct float64 values, so no window has a tie and finite differences see no kink."""
+    return RNG.permutation(int(np.prod(shape))).reshape(shape).astype(np.float64) / 8.0
+
+
+def assert_matches_torch(torch, ours, theirs, x: np.ndarray) -> None:
+    """The value and the gradient of ``sum(pool(x) * r)`` (r random) agree with PyTorch's."""
+    xt = torch.tensor(x, requires_grad=True)
+    want = theirs(xt)
+    r = RNG.standard_normal(tuple(want.shape)).astype(x.dtype)
+    (want * torch.tensor(r)).sum().backward()
+    got, grad = ta.jit(lambda a: (ours(a), ta.grad(lambda b: tnp.sum(ours(b) * r))(a)))(x)
+    tol = dict(rtol=1e-6, atol=1e-6) if x.dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(got, want.detach().numpy(), **tol, err_msg="value")
+    np.testing.assert_allclose(grad, xt.grad.numpy(), **tol, err_msg="gradient")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", MAX_CASES, ids=case_id)
+def test_max_pool2d_matches_torch_on_ties(torch, case, dtype):
+    F = torch.nn.functional
+    assert_matches_torch(torch, lambda x: max_pool2d(x, **case),
+                         lambda x: F.max_pool2d(x, **case), with_ties(dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", AVG_CASES, ids=case_id)
+def test_avg_pool2d_matches_torch(torch, case, dtype):
+    F = torch.nn.functional
+    assert_matches_torch(torch, lambda x: avg_pool2d(x, **case),
+                         lambda x: F.avg_pool2d(x, **case),
+                         RNG.standard_normal(SHAPE).astype(dtype))
+
+
+@pytest.mark.parametrize("case", MAX_CASES[::3], ids=case_id)
+def test_max_pool2d_jvp_takes_the_first_maximum(torch, case):
+    x, t = with_ties(np.float64), RNG.standard_normal(SHAPE)
+    fwad = torch.autograd.forward_ad
+    with fwad.dual_level():
+        dual = fwad.make_dual(torch.tensor(x), torch.tensor(t))
+        want = fwad.unpack_dual(torch.nn.functional.max_pool2d(dual, **case)).tangent.numpy()
+    _, got = ta.jvp(lambda a: max_pool2d(a, **case), (x,), (t,))
+    np.testing.assert_array_equal(got, want)
+
+
+def test_windows_of_equal_values_route_to_their_first_element():
+    x = np.zeros((1, 1, 4, 4), np.float32)
+    grad = ta.grad(lambda a: tnp.sum(max_pool2d(a, 3, stride=1)))(x)
+    np.testing.assert_array_equal(grad[0, 0], [[1, 1, 0, 0], [1, 1, 0, 0]] + [[0] * 4] * 2)
+
+
+# --- the derivative rules, with check_grads -------------------------------------
+
+GEOMETRIES = [dict(pool_size=(3, 3), strides=(2, 2), padding=(1, 1, 1, 1), dilation=(1, 1),
+                   ceil_mode=True),
+              dict(pool_size=(2, 3), strides=(1, 2), padding=(1, 0, 1, 1), dilation=(2, 1),
+                   ceil_mode=False)]
+SMALL = (2, 2, 5, 6)
+
+
+def pool_op(kind: str, geometry: dict, **extra):
+    """``tad.<kind>_pool2d`` of a traced array, straight from the op builder."""
+    return emits_ops(lambda x: Tracer.of(tad_ops.pool2d(kind, x.value, **geometry, **extra)))
+
+
+def pool_backward_op(kind: str, geometry: dict, data: np.ndarray, **extra):
+    """``tad.<kind>_pool2d_backward`` of a traced output gradient, against fixed ``data``."""
+    return emits_ops(lambda g: Tracer.of(tad_ops.pool2d_backward(
+        kind, g.value, tnp.asarray(data).value, **geometry, **extra)))
+
+
+def pooled_shape(kind: str, geometry: dict, **extra) -> tuple:
+    return ta.jit(pool_op(kind, geometry, **extra))(np.zeros(SMALL)).shape
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES)
+def test_max_pool2d_rules(geometry):
+    check_grads(pool_op("max", geometry), (distinct(SMALL),), order=2)
+
+
+@pytest.mark.parametrize("include_pad", [True, False])
+@pytest.mark.parametrize("geometry", GEOMETRIES)
+def test_avg_pool2d_rules(geometry, include_pad):
+    check_grads(pool_op("avg", geometry, count_include_pad=include_pad), (distinct(SMALL),),
+                order=2)
+
+
+@pytest.mark.parametrize("geometry", GEOMETRIES)
+def test_max_pool2d_backward_rules(geometry):
+    g = RNG.standard_normal(pooled_shape("max", geometry))
+    check_grads(pool_backward_op("max", geometry, distinct(SMALL)), (g,), order=2)
+
+
+@pytest.mark.parametrize("include_pad", [True, False])
+@pytest.mark.parametrize("geometry", GEOMETRIES)
+def test_avg_pool2d_backward_rules(geometry, include_pad):
+    g = RNG.standard_normal(pooled_shape("avg", geometry, count_include_pad=include_pad))
+    check_grads(pool_backward_op("avg", geometry, distinct(SMALL), count_include_pad=include_pad),
+                (g,), order=2)
+
+
+def test_backward_ops_have_no_derivative_in_data():
+    # The routing (max) and the counts (avg) are piecewise constant in data.
+    geometry = GEOMETRIES[0]
+    g = RNG.standard_normal(pooled_shape("max", geometry))
+    for kind in ("max", "avg"):
+        f = emits_ops(lambda d, kind=kind: Tracer.of(tad_ops.pool2d_backward(
+            kind, tnp.asarray(g).value, d.value, **geometry)))
+        np.testing.assert_array_equal(ta.grad(lambda d: tnp.sum(f(d) ** 2))(distinct(SMALL)), 0)
+
+
+def numerical_jacobian(f, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
+    value = ta.jit(f)
+    columns = [(np.asarray(value(x + step)) - np.asarray(value(x - step))) / (2 * eps)
+               for step in eps * np.eye(x.size).reshape((x.size,) + x.shape)]
+    return np.stack(columns, axis=-1).reshape(np.shape(value(x)) + x.shape)
+
+
+@pytest.mark.parametrize("kind", ["max", "avg"])
+def test_batched_cotangents_and_tangents(kind):
+    f = pool_op(kind, GEOMETRIES[0])
+    x = distinct((1, 2, 4, 5))
+    want = numerical_jacobian(f, x)
+    rev, fwd = ta.jit(lambda a: (ta.jacrev(f)(a), ta.jacfwd(f)(a)))(x)
+    np.testing.assert_allclose(rev, want, atol=1e-7, err_msg="jacrev")
+    np.testing.assert_allclose(fwd, want, atol=1e-7, err_msg="jacfwd")
+
+
+def test_hessian_vector_product_through_pooling():
+    # Second order through max_pool2d_backward and avg_pool2d_backward: the
+    # Hessian of sum(pool(x)^2) is constant between kinks, so it equals its
+    # finite difference exactly up to rounding.
+    def f(x):
+        return tnp.sum(max_pool2d(x, 3, 2, 1) ** 2) + tnp.sum(avg_pool2d(x, 2, 1, 1) ** 2)
+
+    x, v = distinct(SMALL), RNG.standard_normal(SMALL)
+    hvp = ta.jvp(ta.grad(f), (x,), (v,))[1]
+    grad = ta.jit(ta.grad(f))
+    np.testing.assert_allclose(hvp, (grad(x + 1e-4 * v) - grad(x - 1e-4 * v)) / 2e-4, atol=1e-8)
+
+
+# --- frontends -------------------------------------------------------------------
+
+def test_stride_defaults_to_the_kernel_and_chw_input_pools_as_one_batch():
+    x = distinct((3, 6, 6))
+    got = ta.jit(lambda a: avg_pool2d(a, (2, 3)))(x)
+    np.testing.assert_allclose(got, x.reshape(3, 3, 2, 2, 3).mean(axis=(2, 4)))
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda x: max_pool2d(x, 3, padding=2), "at most half of kernel_size"),
+    (lambda x: avg_pool2d(x, (2, 2, 2)), "kernel_size must be an int or a pair"),
+    (lambda x: max_pool2d(x[0, 0], 2), r"needs \(N, C, H, W\) or \(C, H, W\) input"),
+    (lambda x: max_pool2d(x, 9), "larger than the padded input"),
+])
+def test_errors_name_the_users_line(call, message):
+    with pytest.raises(TracingError, match=message) as err:
+        ta.jit(call)(np.zeros((1, 1, 4, 4)))
+    assert "test_nn_pool.py" in str(err.value)
+
+
+def test_ops_carry_the_users_line():
+    def f(x):
+        return max_pool2d(x, 2)  # the location of this line is checked below
+
+    line = f.__code__.co_firstlineno + 1
+    text = ta.jit(f).lower(np.zeros((1, 1, 4, 4))).as_text("tad", debug_info=True)
+    assert f'test_nn_pool.py":{line}' in text
