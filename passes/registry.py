@@ -67,6 +67,8 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
              _P + "lower.to_linalg:run"),
     PassInfo("tad-widen-bools", "Store booleans as bytes: retype tensor<...xi1> values to i8",
              _P + "lower.widen_bools:run"),
+    PassInfo("tad-free-after-last-use", "Move each memref.dealloc up to the last use of its buffer",
+             _P + "lower.free_early:run"),
     PassInfo("tad-lower-to-llvm", "Fuse, bufferize, free buffers early and lower to the LLVM dialect",
              _P + "lower.to_llvm:pipeline", is_pipeline=True),
 )}

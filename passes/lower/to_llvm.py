@@ -7,8 +7,9 @@ Stages, in order:
    one loop nest and no temporaries;
 2. one-shot bufferization across function boundaries (identity layouts, so
    the C interface sees plain dense memrefs);
-3. ownership-based buffer deallocation: every buffer is freed right after its
-   last use, and function results are owned by the caller;
+3. ownership-based buffer deallocation (function results are owned by the
+   caller), then ``tad-free-after-last-use`` moves every free right after the
+   buffer's last use, so peak memory is what the program needs at once;
 4. loops, then LLVM; allocations go through the generic
    ``_mlir_memref_to_llvm_alloc/free`` so the runtime can count live bytes.
 
@@ -28,6 +29,7 @@ _STAGES = (
     "tad-widen-bools",
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}",
     "buffer-deallocation-pipeline",
+    "tad-free-after-last-use",
     "tad-widen-bools",
     "convert-bufferization-to-memref",
     "func.func(convert-linalg-to-loops)",
