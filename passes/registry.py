@@ -61,6 +61,8 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
     PassInfo("tad-verify", "Check the shape and attribute rules of every tad op", _P + "verify:run"),
     PassInfo("tad-differentiate", "Define every function declared with tad.vjp or tad.jvp",
              _P + "differentiate:run"),
+    PassInfo("tad-remat", "Choose what the backward sweep stores and what it recomputes, "
+             "within a memory budget", _P + "remat:run"),
     PassInfo("tad-inline", "Inline calls of private functions, tad ops included", _P + "inline:run"),
     PassInfo("tad-simplify", "CSE, DCE and folding of tad ops", _P + "simplify:run"),
     PassInfo("tad-lower-to-linalg", "Lower tad ops to linalg, tensor, arith and math",

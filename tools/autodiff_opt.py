@@ -85,6 +85,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
            help=f"process the chunks between '{SPLIT_MARKER}' markers separately")
     option("--verify-diagnostics", action="store_true",
            help="check produced diagnostics against expected-* comments")
+    option("--tad-remat-report", metavar="FILE",
+           help="write what tad-remat stored and recomputed (JSON) to FILE")
     option("--allow-unregistered-dialect", action="store_true",
            help="accept ops of dialects that are not registered")
     option("--mlir-print-ir-after-all", action="store_true", help="print the IR after every pass (stderr)")
@@ -99,6 +101,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     if args.pass_pipeline is not None and elements:
         parser.error("--pass-pipeline cannot be combined with pass flags")
     args.pipeline = args.pass_pipeline or (f"builtin.module({','.join(elements)})" if elements else "")
+    if args.tad_remat_report:
+        args.pipeline = re.sub(r"tad-remat(\{([^}]*)\})?",
+                               lambda m: f"tad-remat{{{(m.group(2) or '')} report={args.tad_remat_report}}}",
+                               args.pipeline)
     return args
 
 

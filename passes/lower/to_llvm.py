@@ -24,8 +24,9 @@ from __future__ import annotations
 _STAGES = (
     "func.func(convert-elementwise-to-linalg)",
     "linalg-fuse-elementwise-ops",
+    # No upstream cse on tensors: it would merge the ops tad-remat recomputes
+    # with the originals they copy (tad-simplify has done CSE before tad-remat).
     "canonicalize",
-    "cse",
     "tad-widen-bools",
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}",
     "buffer-deallocation-pipeline",

@@ -21,6 +21,8 @@ _PUBLIC = {
     "runtime": ("CallStats", "last_call_stats", "live_bytes"),
     "autodiff": ("custom_vjp", "grad", "hessian", "jacfwd", "jacrev", "jvp", "stop_gradient",
                  "value_and_grad", "vjp"),
+    "remat": ("checkpoint", "checkpoint_name", "checkpoint_policies", "memory_report",
+              "print_saved_residuals"),
 }
 _HOME = {name: module for module, names in _PUBLIC.items() for name in names}
 _SUBMODULES = ("numpy", "lax", "nn", "tree", "test_util")

@@ -32,7 +32,7 @@ from .tracing import Tracer, TraceState, trace_function
 # Each stage's IR is what the pipelines up to and including it produce.
 STAGES: tuple = (
     ("tad", "tad-verify"),
-    ("differentiated", "tad-differentiate,tad-inline,symbol-dce,tad-simplify"),
+    ("differentiated", "tad-differentiate,tad-inline,symbol-dce,tad-simplify,tad-remat"),
     ("linalg", "tad-lower-to-linalg"),
     ("llvm", "tad-lower-to-llvm"),
 )
@@ -60,8 +60,10 @@ def _prepare_entry(entry: ir.Operation) -> None:
     entry.attributes["arg_attrs"] = ir.ArrayAttr.get([read_only] * n_args, ctx)
 
 
-def _run_stages(module: ir.Module, last: str) -> None:
+def _run_stages(module: ir.Module, last: str, remat_options: str = "") -> None:
     for name, pipeline in STAGES:
+        if remat_options:
+            pipeline = pipeline.replace("tad-remat", f"tad-remat{{{remat_options}}}")
         if name == "llvm":
             _prepare_entry(module.body.operations[0])  # the entry point comes first
         try:
@@ -81,9 +83,10 @@ class Lowered:
     out_tree : tensorad.tree.TreeDef
     """
 
-    def __init__(self, module: ir.Module, in_avals, out_tree, out_avals):
+    def __init__(self, module: ir.Module, in_avals, out_tree, out_avals, remat_options: str = ""):
         self._text = module.operation.get_asm(enable_debug_info=True)
         self.in_avals, self.out_tree, self.out_avals = in_avals, out_tree, out_avals
+        self.remat_options = remat_options
 
     def as_text(self, stage: str = "tad", debug_info: bool = False) -> str:
         """The IR after ``stage``: one of ``"tad"``, ``"differentiated"``, ``"linalg"``, ``"llvm"``.
@@ -100,13 +103,13 @@ class Lowered:
         if stage not in names:
             raise ValueError(f"unknown stage {stage!r}; choose one of {names}")
         module = ir.Module.parse(self._text, TraceState.context())
-        _run_stages(module, stage)
+        _run_stages(module, stage, self.remat_options)
         return module.operation.get_asm(enable_debug_info=debug_info)
 
     def compile(self) -> "Compiled":
         """Lower to LLVM and JIT-compile."""
         module = ir.Module.parse(self._text, TraceState.context())
-        _run_stages(module, "llvm")
+        _run_stages(module, "llvm", self.remat_options)
         return Compiled(Executable(module, _ENTRY, self.in_avals, self.out_avals), self.out_tree)
 
 
@@ -181,11 +184,12 @@ def _as_input_array(leaf) -> np.ndarray:
 class Jitted:
     """A function compiled on first call for each (shapes, dtypes, static args) signature."""
 
-    def __init__(self, fun: Callable, static_argnums: Sequence[int] = ()):
+    def __init__(self, fun: Callable, static_argnums: Sequence[int] = (), memory_budget=None):
         self.fun = fun
         self.static_argnums = tuple(sorted(static_argnums))
+        self.remat_options = "" if memory_budget is None else f"budget={memory_budget}"
         self._cache: dict = {}
-        functools.update_wrapper(self, fun)
+        functools.update_wrapper(self, fun, updated=())  # not the wrapped Jitted's state
 
     def _split(self, args: tuple, kwargs: dict):
         static, dynamic = [], []
@@ -216,7 +220,7 @@ class Jitted:
         in_avals = [(a.shape, a.dtype) for a in arrays]
         module, out_tree, out_avals = trace_function(self._with_statics(static), in_avals,
                                                      _ENTRY, in_tree)
-        return Lowered(module, in_avals, out_tree, out_avals)
+        return Lowered(module, in_avals, out_tree, out_avals, self.remat_options)
 
     def lower(self, *args, **kwargs) -> Lowered:
         """Trace for these arguments' shapes and dtypes; see :meth:`Lowered.as_text`."""
@@ -249,7 +253,8 @@ class Jitted:
         return len({id(c) for c in self._cache.values()})
 
 
-def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()):
+def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = (),
+        memory_budget: int | str | None = None):
     """Compile ``fun`` with MLIR; recompiles once per (shapes, dtypes, static args).
 
     Parameters
@@ -259,6 +264,11 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
     static_argnums : int or sequence of int
         Positional arguments passed as Python values (hashable) and baked into
         the compiled code.
+    memory_budget : int or str, optional
+        Peak live bytes the compiled code may use (``"64MiB"`` works too):
+        ``tad-remat`` recomputes forward values in the backward sweep instead of
+        storing them, as little as it can; a budget no schedule meets raises
+        ``CompileError`` naming the smallest feasible one.
 
     Examples
     --------
@@ -270,5 +280,5 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
     if isinstance(static_argnums, int):
         static_argnums = (static_argnums,)
     if fun is None:
-        return lambda f: Jitted(f, static_argnums)
-    return Jitted(fun, static_argnums)
+        return lambda f: Jitted(f, static_argnums, memory_budget)
+    return Jitted(fun, static_argnums, memory_budget)

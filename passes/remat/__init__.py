@@ -1,0 +1,143 @@
+"""``tad-remat``: choose what the backward sweep keeps and what it recomputes.
+
+Run after ``tad-differentiate`` (and ``tad-inline``), when each function holds
+its forward and backward sweeps. For every function body it builds the graph
+of allocations (:mod:`.graph`), honours the ``tad.start_checkpoint`` /
+``tad.end_checkpoint`` regions (interior values are recomputed after the
+region, unless the region's ``tad.policy`` lets them be kept), and with a
+``budget`` (bytes) finds the schedule with the least recomputation whose
+peak live bytes fit it:
+
+* ``tier=exact``: the mixed-integer program of :mod:`.exact` (HiGHS, with a
+  time limit; "optimal" only at MIP gap 0);
+* ``tier=greedy``: the evictions of :mod:`.greedy`, for large programs;
+* ``tier=auto`` (default): exact up to :data:`EXACT_NODE_LIMIT` nodes, else greedy.
+
+A budget no schedule meets is an error that names the smallest feasible one.
+``report=<file.json>`` writes what was kept and recomputed, the predicted
+peaks and the solver status (see :mod:`.report`).
+
+Options: ``budget`` (bytes, or with a ``kB``/``MB``/``GB``/``KiB``/``MiB``/``GiB``
+suffix), ``policy`` (the default policy of regions without one), ``tier``,
+``time_limit`` (seconds), ``report``.
+
+Examples
+--------
+>>> from mlir import ir
+>>> from tensorad.dialects import make_context
+>>> from tensorad.passes.registry import run_pipeline
+>>> m = ir.Module.parse('''
+... func.func @f(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+...   %0 = "tad.start_checkpoint"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+...   %1 = math.sin %0 : tensor<4xf32>
+...   %2 = math.exp %1 : tensor<4xf32>
+...   %3 = "tad.end_checkpoint"(%2) : (tensor<4xf32>) -> tensor<4xf32>
+...   %4 = math.cos %1 : tensor<4xf32>
+...   return %3, %4 : tensor<4xf32>, tensor<4xf32>
+... }''', make_context())
+>>> run_pipeline(m, "tad-remat")
+>>> str(m).count("math.sin")
+2
+"""
+
+from __future__ import annotations
+
+import re
+
+from mlir import ir
+
+from . import cost, exact, greedy
+from .graph import build
+from .report import FunctionReport, write
+from .rewrite import apply
+
+EXACT_NODE_LIMIT = 80
+_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30}
+
+
+class RematError(Exception):
+    """A schedule that cannot be had, reported at ``location``."""
+
+    def __init__(self, location: ir.Location, message: str):
+        super().__init__(message)
+        self.location = location
+
+
+def parse_bytes(text: str) -> int:
+    """``"64MiB"`` -> 67108864.
+
+    Examples
+    --------
+    >>> parse_bytes("1.5kB"), parse_bytes("2048")
+    (1500, 2048)
+    """
+    match = re.fullmatch(r"\s*([0-9.]+)\s*([a-zA-Z]*)\s*", text)
+    if not match or match.group(2).lower() not in _UNITS:
+        raise ValueError(f"budget '{text}' is not a number of bytes (e.g. 1048576 or 64MiB)")
+    return int(float(match.group(1)) * _UNITS[match.group(2).lower()])
+
+
+def _inherit_policy(function: ir.Operation, policy: str) -> None:
+    for op in function.regions[0].blocks[0].operations:
+        if op.operation.name == "tad.start_checkpoint" and "tad.policy" not in op.attributes:
+            op.attributes["tad.policy"] = ir.StringAttr.get(policy)
+
+
+def _solve(graph, budget: int, tier: str, time_limit: float):
+    use_exact = tier == "exact" or (tier == "auto" and len(graph.nodes) <= EXACT_NODE_LIMIT)
+    if use_exact:
+        solution = exact.solve(graph, budget, time_limit)
+        if solution.recompute is None:
+            solution.smallest = exact.smallest_budget(graph, time_limit)
+        return "exact", solution
+    if tier not in ("greedy", "auto"):
+        raise ValueError(f"unknown tier '{tier}'; known: auto, exact, greedy")
+    return "greedy", greedy.solve(graph, budget)
+
+
+def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto",
+                  time_limit: float = 10.0) -> FunctionReport:
+    """Schedule one function in place and describe what was decided.
+
+    Raises
+    ------
+    RematError
+        When no schedule fits ``budget``.
+    """
+    graph = build(function)
+    store_all = cost.simulate(graph, {})
+    recompute, tier_used, status, gap = greedy.region_plan(graph), "regions", "honoured", 0.0
+    if budget is not None:
+        tier_used, solution = _solve(graph, budget, tier, time_limit)
+        if solution.recompute is None:
+            raise RematError(function.location,
+                             f"no schedule of @{function.attributes['sym_name'].value} keeps "
+                             f"peak live bytes within the budget of {budget} bytes; the smallest "
+                             f"feasible budget is {solution.smallest} bytes")
+        recompute, status, gap = solution.recompute, solution.status, solution.gap
+    chosen = cost.simulate(graph, recompute)
+    report = FunctionReport.of(graph, function, store_all, chosen, recompute,
+                               budget=budget, tier=tier_used, status=status, gap=gap)
+    apply(graph, recompute)
+    return report
+
+
+def run(op: ir.Operation, pass_, budget: str = "", policy: str = "", tier: str = "auto",
+        time_limit: str = "10", report: str = "") -> None:
+    """Schedule every function of the module ``op`` (see the module docstring)."""
+    limit = parse_bytes(budget) if budget else None
+    reports = []
+    for function in [o.operation for o in op.regions[0].blocks[0].operations]:
+        if function.name != "func.func" or not function.regions[0].blocks:
+            continue
+        if policy:
+            _inherit_policy(function, policy)
+        try:
+            reports.append(plan_function(function, limit, tier, float(time_limit)))
+        except RematError as err:
+            err.location.emit_error(str(err))
+            pass_.signal_pass_failure()
+            return
+    if report:
+        write(reports, report)

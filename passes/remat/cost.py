@@ -1,0 +1,203 @@
+"""The one cost model of rematerialization: bytes, FLOPs and live bytes of a schedule.
+
+* **Bytes** of a tensor come from its type (elements × element width; ``i1``
+  is stored as a byte, like numpy).
+* **FLOPs** of an op (the table below) are what recomputing it costs:
+
+  ============================================  ==============================================
+  op                                            FLOPs
+  ============================================  ==============================================
+  ``tad.dot_general``                           2 · |result| · product of contracting dims
+  ``tad.conv2d`` and its backward ops           2 · |output-gradient or output| · C/groups · KH · KW
+  ``tad.max_pool2d``/``avg_pool2d`` (+backward) |larger operand| · KH · KW
+  ``tad.reduce_*``, ``tad.argmax``              |operand|
+  views (reshape, markers, casts, slices)       0
+  ``scf.for``                                   trip count · FLOPs of the body
+  ``scf.if``/``scf.while``                      the costlier region (once)
+  everything else (elementwise, copies)         |result|
+  ============================================  ==============================================
+
+* **Live bytes of a schedule** (:func:`simulate`): a schedule runs the nodes of
+  a :class:`~.graph.Graph` in order, and before node ``t`` recomputes the
+  nodes ``recompute[t]``; every read takes the latest copy of a value. A copy
+  is allocated when it runs and freed right after its last read (what
+  ``tad-free-after-last-use`` makes the code do); results live to the end,
+  and a view keeps its source alive. :func:`simulate` walks that schedule one
+  op at a time; the *stage* figure the exact solver optimizes counts every
+  copy made in a stage as live for the whole stage, an upper bound on it.
+
+Examples
+--------
+>>> from mlir import ir
+>>> with ir.Context(), ir.Location.unknown():
+...     bytes_of(ir.RankedTensorType.get([2, 3], ir.F32Type.get()))
+24
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from math import prod
+
+from mlir import ir
+
+_VIEWS = frozenset({
+    "tad.reshape", "tad.stop_gradient", "tad.start_checkpoint", "tad.end_checkpoint",
+    "tensor.collapse_shape", "tensor.expand_shape", "tensor.cast", "tensor.extract_slice",
+})
+
+
+def bytes_of(t: ir.Type) -> int:
+    """Bytes of a ranked tensor of type ``t`` (0 for anything else)."""
+    if not isinstance(t, ir.RankedTensorType):
+        return 0
+    element = t.element_type
+    width = element.width if isinstance(element, ir.IntegerType) else \
+        ir.FloatType(element).width if isinstance(element, ir.FloatType) else 64
+    return prod(t.shape) * max(1, width // 8)
+
+
+def _numel(value: ir.Value) -> int:
+    t = value.type
+    return prod(t.shape) if isinstance(t, ir.RankedTensorType) else 1
+
+
+def _contracting_size(op: ir.Operation) -> int:
+    lhs = op.operands[0].type.shape
+    dims = op.attributes["lhs_contracting_dimensions"]
+    return prod(lhs[d] for d in ir.DenseI64ArrayAttr(dims))
+
+
+def _window(op: ir.Operation) -> int:
+    return prod(ir.DenseI64ArrayAttr(op.attributes["kernel_size"]))
+
+
+def _static_trip_count(op: ir.Operation):
+    bounds = []
+    for value in list(op.operands)[:3]:
+        owner = value.owner
+        if isinstance(owner, ir.Block) or owner.operation.name != "arith.constant":
+            return None
+        bounds.append(ir.IntegerAttr(owner.operation.attributes["value"]).value)
+    lower, upper, step = bounds
+    return max(0, -(-(upper - lower) // step))
+
+
+def _region_flops(region: ir.Region) -> int:
+    return sum(flops_of(op.operation) for block in region.blocks for op in block.operations)
+
+
+def flops_of(op: ir.Operation) -> int:
+    """FLOPs of one execution of ``op`` (the table in the module docstring).
+
+    Examples
+    --------
+    >>> flops_of  # doctest: +ELLIPSIS
+    <function flops_of at ...>
+    """
+    name = op.name
+    if name in _VIEWS:
+        return 0
+    if name == "tad.dot_general":
+        return 2 * _numel(op.results[0]) * _contracting_size(op)
+    if name.startswith("tad.conv2d"):
+        # Every conv op does 2 * N*O*OH*OW * (C/groups)*KH*KW multiply-adds.
+        forward = name == "tad.conv2d"
+        output = op.results[0] if forward else op.operands[0]
+        weight = op.results[0] if name == "tad.conv2d_backward_filter" else op.operands[1]
+        return 2 * _numel(output) * prod(weight.type.shape[1:])
+    if "pool2d" in name:
+        return max(_numel(v) for v in list(op.operands) + list(op.results)) * _window(op)
+    if name.startswith("tad.reduce_") or name == "tad.argmax":
+        return _numel(op.operands[0])
+    if name == "scf.for":
+        trips = _static_trip_count(op)
+        return (1 if trips is None else trips) * _region_flops(op.regions[0])
+    if op.regions:
+        return max(_region_flops(r) for r in op.regions)
+    return sum(_numel(r) for r in op.results)
+
+
+def short_location(location: ir.Location) -> str:
+    """``file:line`` of a location (``?`` when it has none)."""
+    match = re.search(r'"([^"]*)":(\d+)', str(location))
+    return f"{match.group(1)}:{match.group(2)}" if match else "?"
+
+
+@dataclass
+class Timeline:
+    """Live bytes of one schedule, op by op.
+
+    Attributes
+    ----------
+    events : list of (int, int, bool)
+        ``(stage, node, recomputed)`` in execution order.
+    live : list of int
+        Live bytes right after each event's buffer is allocated.
+    peak, stage_peak : int
+        Most live bytes at once, and the solver's per-stage upper bound of it.
+    recompute_flops : int
+        FLOPs of the recomputed nodes.
+    reads : list of list of int
+        For each event, the stages that read the copy it made.
+    """
+
+    events: list
+    live: list
+    peak: int
+    stage_peak: int
+    recompute_flops: int
+    reads: list = field(default_factory=list)
+    held: list = field(default_factory=list)
+
+
+def simulate(graph, recompute: dict) -> Timeline:
+    """Run the schedule ``recompute`` (``stage -> nodes``) of ``graph`` on paper.
+
+    Examples
+    --------
+    >>> simulate  # doctest: +ELLIPSIS
+    <function simulate at ...>
+    """
+    n = len(graph.nodes)
+    events, current, last_read, source, reads = [], {}, [], [], []
+
+    def read(version: int, event: int) -> None:
+        while version is not None:
+            last_read[version] = max(last_read[version], event)
+            reads[version].append(events[event][0] if event < len(events) else n)
+            version = source[version]
+
+    for stage in range(n):
+        for node in sorted(recompute.get(stage, ())) + [stage]:
+            events.append((stage, node, node != stage))
+            for i in graph.nodes[node].inputs:
+                read(current[i], len(events) - 1)
+            alias = graph.nodes[node].alias_of
+            source.append(current[alias] if alias is not None else None)
+            last_read.append(len(events) - 1)
+            reads.append([])
+            current[node] = len(events) - 1
+    for i in graph.outputs:
+        read(current[i], len(events))
+    sizes = [graph.nodes[node].bytes for _, node, _ in events]
+    # Difference arrays: a copy is live from the event that makes it to its last read.
+    by_event = [0] * (len(events) + 2)
+    by_stage = [0] * (n + 2)
+    stage_of = [s for s, _, _ in events] + [n]
+    for v, size in enumerate(sizes):
+        by_event[v] += size
+        by_event[last_read[v] + 1] -= size
+        by_stage[stage_of[v]] += size
+        by_stage[stage_of[min(last_read[v], len(events))] + 1] -= size
+    live, total = [], 0
+    for e in range(len(events)):
+        total += by_event[e]
+        live.append(total)
+    held, total = [], 0
+    for stage in range(n + 1):
+        total += by_stage[stage]
+        held.append(total)
+    flops = sum(graph.nodes[node].flops for _, node, again in events if again)
+    return Timeline(events, live, max(live, default=0), max(held), flops, reads, held)

@@ -1,0 +1,303 @@
+"""The dataflow graph that rematerialization plans over: one node per buffer the code allocates.
+
+A node is what bufferization turns into one allocation: an op together with
+the single-use elementwise producers that ``linalg-fuse-elementwise-ops``
+folds into its loop (they never get a buffer of their own). Ops that only
+view their operand (reshapes, casts, slices, the checkpoint markers) become
+*alias* nodes of zero bytes whose uses keep their source alive. Function
+arguments belong to the caller and are not nodes.
+
+Examples
+--------
+>>> from mlir import ir
+>>> from tensorad.dialects import make_context
+>>> m = ir.Module.parse('''
+... func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+...   %0 = math.sin %x : tensor<4xf32>
+...   %1 = math.cos %0 : tensor<4xf32>
+...   return %1 : tensor<4xf32>
+... }''', make_context())
+>>> g = build(m.body.operations[0])
+>>> [n.label for n in g.nodes], g.nodes[0].bytes
+(['math.cos'], 16)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from mlir import ir
+
+from . import cost
+
+VIEW_OPS = frozenset({
+    "tad.reshape", "tad.stop_gradient", "tad.start_checkpoint", "tad.end_checkpoint",
+    "tensor.collapse_shape", "tensor.expand_shape", "tensor.cast", "tensor.extract_slice",
+})
+# Ops that lower to an all-parallel linalg.generic: fusion folds them into a
+# generic consumer when they have exactly one use.
+FUSIBLE = frozenset({"tad.broadcast_in_dim", "tad.convert", "tad.constant", "tad.iota"})
+GENERIC_CONSUMERS = FUSIBLE | {"tad.reduce_sum", "tad.reduce_max", "tad.reduce_min"}
+NAME_ATTRIBUTE = "tad.checkpoint_name"
+
+
+def _is_elementwise(op: ir.Operation) -> bool:
+    dialect = op.name.split(".")[0]
+    return (dialect in ("arith", "math") and len(op.results) == 1
+            and isinstance(op.results[0].type, ir.RankedTensorType))
+
+
+def _fusible(op: ir.Operation) -> bool:
+    return _is_elementwise(op) or op.name in FUSIBLE
+
+
+def _generic(op: ir.Operation) -> bool:
+    return _is_elementwise(op) or op.name in GENERIC_CONSUMERS
+
+
+@dataclass
+class Node:
+    """One allocation of the program (or a view of one).
+
+    Attributes
+    ----------
+    ops : list of mlir.ir.Operation
+        The ops, fused producers first, the op defining the buffer (root) last.
+    inputs : list of int
+        Nodes whose values the ops read (function arguments excluded).
+    bytes : int
+        Bytes of the buffer(s) the node allocates; 0 for an alias.
+    flops : int
+        What recomputing it costs (see :mod:`.cost`).
+    alias_of : int or None
+        For a view, the node whose buffer it shares.
+    recomputable : bool
+        Pure, so it may run again in the backward sweep.
+    name : str or None
+        The ``tensorad.checkpoint_name`` given to it.
+    """
+
+    ops: list
+    inputs: list
+    bytes: int
+    flops: int
+    alias_of: Optional[int] = None
+    recomputable: bool = True
+    name: Optional[str] = None
+
+    @property
+    def root(self) -> ir.Operation:
+        """The op whose results are the node's values."""
+        return self.ops[-1]
+
+    @property
+    def label(self) -> str:
+        """The root op's name, for reports."""
+        return self.root.name
+
+    @property
+    def location(self) -> str:
+        """``file:line`` of the root op, for reports."""
+        return cost.short_location(self.root.location)
+
+
+@dataclass
+class Graph:
+    """The nodes of one function body in program order.
+
+    Attributes
+    ----------
+    nodes : list of Node
+    outputs : list of int
+        Nodes whose values the function returns (kept to the end).
+    regions : list of tuple
+        One ``(interior nodes, end index)`` per ``start/end_checkpoint`` region:
+        its interior values must not be kept past the op at ``end index``.
+    backward : list of bool or None
+        For a function defined by ``tad-differentiate`` from a ``tad.vjp``
+        declaration, which nodes depend on the cotangent arguments (the
+        backward sweep); None for other functions.
+    """
+
+    nodes: list
+    outputs: list
+    block: ir.Block
+    regions: list = field(default_factory=list)
+    backward: list | None = None
+
+    def users(self) -> list:
+        """``users[i]``: the nodes that read node ``i``, in order."""
+        result = [[] for _ in self.nodes]
+        for j, node in enumerate(self.nodes):
+            for i in node.inputs:
+                result[i].append(j)
+        return result
+
+    def buffer_of(self, i: int) -> int:
+        """The node whose allocation ``i`` is (itself unless it is a view)."""
+        while self.nodes[i].alias_of is not None:
+            i = self.nodes[i].alias_of
+        return i
+
+
+def _operands_from_outside(op: ir.Operation):
+    """Operands of ``op`` and of the ops nested in it that are defined outside ``op``."""
+    yield from op.operands
+    inner = set()
+    for region in op.regions:
+        for block in region.blocks:
+            inner.update(block.arguments)
+            for nested in block.operations:
+                inner.update(nested.results)
+                for value in _operands_from_outside(nested.operation):
+                    if value not in inner:
+                        yield value
+
+
+def _has_side_effects(op: ir.Operation) -> bool:
+    if op.name in ("func.call", "func.call_indirect") or op.name.startswith(("memref.", "gpu.")):
+        return True
+    return any(_has_side_effects(n.operation) for r in op.regions for b in r.blocks
+               for n in b.operations)
+
+
+def _group(ops: list) -> list:
+    """Partition ``ops`` (no terminator) into fused groups, each listed root last."""
+    fused_into: dict = {}
+    for op in ops:
+        results = list(op.results)
+        if len(results) != 1 or not _fusible(op):
+            continue
+        uses = list(results[0].uses)
+        consumer = uses[0].owner.operation if len(uses) == 1 else None
+        if consumer is not None and consumer.block == op.block and _generic(consumer):
+            fused_into[op] = consumer
+    members: dict = {}
+    for op in ops:
+        root = op
+        while root in fused_into:
+            root = fused_into[root]
+        members.setdefault(root, []).append(op)
+    return [members[op] for op in ops if op in members]
+
+
+def build(function: ir.Operation) -> Graph:
+    """Build the graph of ``function``'s body (one block).
+
+    Examples
+    --------
+    >>> build  # doctest: +ELLIPSIS
+    <function build at ...>
+    """
+    block = function.regions[0].blocks[0]
+    ops = [op.operation for op in block.operations]
+    terminator, body = ops[-1], ops[:-1]
+    nodes, node_of_value = [], {}
+    for group in _group(body):
+        members = set(group)
+        inputs = []
+        for op in group:
+            for value in _operands_from_outside(op):
+                producer = node_of_value.get(value)
+                owner = value.owner
+                if producer is not None and not (not isinstance(owner, ir.Block)
+                                                 and owner.operation in members):
+                    if producer not in inputs:
+                        inputs.append(producer)
+        root = group[-1]
+        alias = root.name in VIEW_OPS and len(group) == 1 and inputs
+        name = root.attributes[NAME_ATTRIBUTE].value if NAME_ATTRIBUTE in root.attributes else None
+        node = Node(ops=group, inputs=inputs,
+                    bytes=0 if alias else sum(cost.bytes_of(r.type) for r in root.results),
+                    flops=sum(cost.flops_of(op) for op in group),
+                    alias_of=inputs[0] if alias else None,
+                    recomputable=not any(_has_side_effects(op) for op in group), name=name)
+        for result in root.results:
+            node_of_value[result] = len(nodes)
+        nodes.append(node)
+    outputs = sorted({node_of_value[v] for v in terminator.operands if v in node_of_value})
+    graph = Graph(nodes=nodes, outputs=outputs, block=block)
+    graph.regions = _checkpoint_regions(graph)
+    graph.backward = _backward_sweep(function, graph)
+    return graph
+
+
+def _backward_sweep(function: ir.Operation, graph: Graph):
+    """Which nodes read the cotangent arguments of a vjp function, directly or not."""
+    if "tad.vjp" not in function.attributes:
+        return None
+    ftype = ir.FunctionType(ir.TypeAttr(function.attributes["function_type"]).value)
+    wrt = len(ir.DenseI64ArrayAttr(ir.DictAttr(function.attributes["tad.vjp"])["wrt"]))
+    arguments = list(graph.block.arguments)
+    tainted = set(arguments[len(arguments) - (len(ftype.results) - wrt):])
+    backward = []
+    for node in graph.nodes:
+        reads = {v for op in node.ops for v in _operands_from_outside(op)}
+        backward.append(bool(reads & tainted) or any(backward[i] for i in node.inputs))
+        if backward[-1]:
+            tainted.update(node.root.results)
+    return backward
+
+
+def _checkpoint_regions(graph: Graph) -> list:
+    """``(interior, end)`` for the nodes between start and end markers (TVM Relax's semantics).
+
+    The interior is every node reachable from a ``tad.start_checkpoint`` that an
+    ``tad.end_checkpoint`` depends on; the value an end marker reads is the
+    region's output and is stored, the rest is recomputed in the backward sweep.
+    Markers pair up by their ``tad.region`` attribute (one region when absent).
+    """
+    starts, ends = {}, {}
+    for i, node in enumerate(graph.nodes):
+        key = node.root.attributes["tad.region"].value if "tad.region" in node.root.attributes else 0
+        if node.label == "tad.start_checkpoint":
+            starts.setdefault(key, []).append(i)
+        elif node.label == "tad.end_checkpoint":
+            ends.setdefault(key, []).append(i)
+    users = graph.users()
+    regions = []
+    for key in starts.keys() & ends.keys():
+        after = set(starts[key])
+        for i in range(min(after), len(graph.nodes)):
+            if any(p in after for p in graph.nodes[i].inputs):
+                after.add(i)
+        before = set(ends[key])
+        for i in range(max(before), -1, -1):
+            if any(u in before for u in users[i]):
+                before.add(i)
+        outputs = {graph.buffer_of(graph.nodes[e].inputs[0]) for e in ends[key]
+                   if graph.nodes[e].inputs}
+        marker = graph.nodes[starts[key][0]].root
+        policy = marker.attributes["tad.policy"].value if "tad.policy" in marker.attributes else ""
+        interior = sorted(i for i in (after & before) - set(starts[key]) - set(ends[key]) - outputs
+                          if not saveable(graph.nodes[i], policy))
+        regions.append((interior, max(ends[key])))
+    return regions
+
+
+POLICIES = ("nothing_saveable", "everything_saveable", "dots_saveable", "save_only_these_names")
+
+
+def saveable(node: Node, policy: str) -> bool:
+    """Whether ``policy`` lets the backward sweep keep ``node``'s value (JAX's checkpoint policies).
+
+    ``policy`` is one of :data:`POLICIES`; ``save_only_these_names:a,b`` names
+    the values (``tensorad.checkpoint_name``) that may be kept. An empty
+    policy is ``nothing_saveable``.
+
+    Examples
+    --------
+    >>> saveable(Node(ops=[], inputs=[], bytes=4, flops=1, name="h"), "save_only_these_names:h")
+    True
+    """
+    kind, _, names = (policy or "nothing_saveable").partition(":")
+    if kind not in POLICIES:
+        raise ValueError(f"unknown checkpoint policy '{kind}'; known: {', '.join(POLICIES)}")
+    if kind == "everything_saveable":
+        return True
+    if kind == "dots_saveable":
+        return node.label in ("tad.dot_general", "tad.conv2d")
+    if kind == "save_only_these_names":
+        return node.name is not None and node.name in names.split(",")
+    return False

@@ -1,0 +1,105 @@
+"""The fallback tier for programs too large for the exact one, and the checkpoint-region plan.
+
+:func:`region_plan` turns ``start/end_checkpoint`` regions into a schedule
+the way TVM Relax and JAX do: an interior value read after its region ended
+is recomputed (with whatever interior values it needs) at the first stage
+that reads it, and kept from there.
+
+:func:`solve` starts from that schedule and, while the stage figure of
+:mod:`.cost` exceeds the budget, evicts one kept copy at a peak stage: the
+copy that removes the most bytes over the budget per recomputed FLOP is
+recomputed at its next read instead. It stops when the schedule fits (so
+the budget is guaranteed under the cost model) or when no eviction helps;
+then the figure it reached is the smallest budget it can offer.
+
+Examples
+--------
+>>> solve  # doctest: +ELLIPSIS
+<function solve at ...>
+"""
+
+from __future__ import annotations
+
+from . import cost
+from .exact import Solution
+
+
+def _with(recompute: dict, stage: int, nodes) -> dict:
+    updated = {k: set(v) for k, v in recompute.items()}
+    updated.setdefault(stage, set()).update(nodes)
+    return updated
+
+
+def _closure(graph, node: int, stale) -> set:
+    """``node`` and the inputs it needs recomputed with it (those in ``stale``)."""
+    needed, todo = set(), [node]
+    while todo:
+        i = todo.pop()
+        if i not in needed:
+            needed.add(i)
+            todo.extend(p for p in graph.nodes[i].inputs if p in stale)
+    return needed
+
+
+def region_plan(graph) -> dict:
+    """The schedule that honours every checkpoint region and recomputes nothing else."""
+    recompute: dict = {}
+    for interior, end in graph.regions:
+        stale, members = set(interior), set(interior)
+        for t in range(end + 1, len(graph.nodes)):
+            wanted = set()
+            for i in graph.nodes[t].inputs:
+                if i in stale:
+                    wanted |= _closure(graph, i, stale)
+            if wanted:
+                recompute = _with(recompute, t, wanted & members)
+                stale -= wanted
+    return recompute
+
+
+def _excess(timeline, budget: int) -> int:
+    return sum(max(0, h - budget) for h in timeline.held)
+
+
+def _evictions(graph, timeline, stage: int):
+    """(next reading stage, node) of every copy kept across ``stage`` without being read there."""
+    for version, (made, node, _) in enumerate(timeline.events):
+        reads = timeline.reads[version]
+        later = [r for r in reads if r > stage]
+        if made < stage and later and stage not in reads and graph.nodes[node].bytes \
+                and graph.nodes[node].recomputable and min(later) < len(graph.nodes):
+            yield min(later), node
+
+
+def solve(graph, budget: int, start: dict | None = None) -> Solution:
+    """A schedule whose stage figure fits ``budget``, found greedily.
+
+    Returns a :class:`~.exact.Solution` with status ``"feasible"`` or
+    ``"infeasible"``; its ``objective`` is the recomputed FLOPs, and
+    ``smallest`` the lowest stage figure the evictions reached.
+    """
+    recompute = start if start is not None else region_plan(graph)
+    timeline = cost.simulate(graph, recompute)
+    smallest = timeline.stage_peak
+    while timeline.stage_peak > budget:
+        peak_stage = max(range(len(timeline.held)), key=timeline.held.__getitem__)
+        best = None
+        for reader, node in _evictions(graph, timeline, peak_stage):
+            candidate = _with(recompute, reader, {node})
+            trial = cost.simulate(graph, candidate)
+            gain = _excess(timeline, budget) - _excess(trial, budget)
+            if gain > 0:
+                score = gain / (graph.nodes[node].flops + 1)
+                if best is None or score > best[0]:
+                    best = (score, candidate, trial)
+        if best is None:
+            return Solution(None, "infeasible", float("inf"), float("inf"), smallest)
+        _, recompute, timeline = best
+        smallest = min(smallest, timeline.stage_peak)
+    plan = {t: sorted(v) for t, v in recompute.items() if v}
+    return Solution(plan, "feasible", float(timeline.recompute_flops), float("nan"), smallest)
+
+
+def smallest_budget(graph) -> int:
+    """The least stage figure the greedy evictions reach from the region plan."""
+    return solve(graph, 0).smallest
