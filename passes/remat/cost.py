@@ -48,6 +48,17 @@ _VIEWS = frozenset({
 })
 
 
+# Bufferization aligns every allocation to 64 bytes, and the lowered code asks
+# the allocator for that much more than the buffer needs, to align it itself.
+ALLOCATION_PADDING = 64
+
+
+def allocation_bytes(t: ir.Type) -> int:
+    """Bytes the code allocates for a buffer of type ``t`` (padding included)."""
+    size = bytes_of(t)
+    return size + ALLOCATION_PADDING if size else 0
+
+
 def bytes_of(t: ir.Type) -> int:
     """Bytes of a ranked tensor of type ``t`` (0 for anything else)."""
     if not isinstance(t, ir.RankedTensorType):

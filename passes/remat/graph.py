@@ -67,7 +67,9 @@ class Node:
     inputs : list of int
         Nodes whose values the ops read (function arguments excluded).
     bytes : int
-        Bytes of the buffer(s) the node allocates; 0 for an alias.
+        Bytes the node allocates (alignment padding included); 0 for a view.
+    value_bytes : int
+        Bytes of its values themselves, as reports show them.
     flops : int
         What recomputing it costs (see :mod:`.cost`).
     alias_of : int or None
@@ -83,6 +85,7 @@ class Node:
     bytes: int
     flops: int
     alias_of: Optional[int] = None
+    value_bytes: int = 0
     recomputable: bool = True
     name: Optional[str] = None
 
@@ -206,12 +209,15 @@ def build(function: ir.Operation) -> Graph:
                     if producer not in inputs:
                         inputs.append(producer)
         root = group[-1]
-        alias = root.name in VIEW_OPS and len(group) == 1 and inputs
+        # A view of a function argument allocates nothing and keeps nothing alive.
+        view = root.name in VIEW_OPS and len(group) == 1
+        alias = view and bool(inputs)
         name = root.attributes[NAME_ATTRIBUTE].value if NAME_ATTRIBUTE in root.attributes else None
         node = Node(ops=group, inputs=inputs,
-                    bytes=0 if alias else sum(cost.bytes_of(r.type) for r in root.results),
+                    bytes=0 if view else sum(cost.allocation_bytes(r.type) for r in root.results),
                     flops=sum(cost.flops_of(op) for op in group),
                     alias_of=inputs[0] if alias else None,
+                    value_bytes=sum(cost.bytes_of(r.type) for r in root.results),
                     recomputable=not any(_has_side_effects(op) for op in group), name=name)
         for result in root.results:
             node_of_value[result] = len(nodes)

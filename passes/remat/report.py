@@ -56,7 +56,7 @@ class FunctionReport:
         """Describe ``recompute`` on ``graph`` (timelines from :func:`.cost.simulate`)."""
         def describe(i: int) -> dict:
             node = graph.nodes[i]
-            return {"op": node.label, "bytes": node.bytes, "location": node.location,
+            return {"op": node.label, "bytes": node.value_bytes, "location": node.location,
                     "name": node.name}
 
         stored = [describe(node) for node in _stored(graph, chosen)]
