@@ -89,7 +89,7 @@ def _solve(graph, budget: int, tier: str, time_limit: float):
     if use_exact:
         solution = exact.solve(graph, budget, time_limit)
         if solution.recompute is None:
-            solution.smallest = exact.smallest_budget(graph, time_limit)
+            solution.smallest, solution.smallest_proven = exact.smallest_budget(graph, time_limit)
         return "exact", solution
     if tier not in ("greedy", "auto"):
         raise ValueError(f"unknown tier '{tier}'; known: auto, exact, greedy")
@@ -111,10 +111,13 @@ def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto"
     if budget is not None:
         tier_used, solution = _solve(graph, budget, tier, time_limit)
         if solution.recompute is None:
+            smallest = (f"the smallest feasible budget is {solution.smallest} bytes"
+                        if solution.smallest_proven else
+                        f"the smallest feasible budget found is {solution.smallest} bytes "
+                        f"(the {tier_used} tier did not prove it minimal)")
             raise RematError(function.location,
                              f"no schedule of @{function.attributes['sym_name'].value} keeps "
-                             f"peak live bytes within the budget of {budget} bytes; the smallest "
-                             f"feasible budget is {solution.smallest} bytes")
+                             f"peak live bytes within the budget of {budget} bytes; {smallest}")
         recompute, status, gap = solution.recompute, solution.status, solution.gap
     chosen = cost.simulate(graph, recompute)
     report = FunctionReport.of(graph, function, store_all, chosen, recompute,

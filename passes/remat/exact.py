@@ -46,6 +46,8 @@ class Solution:
         Relative MIP gap HiGHS reports.
     smallest : int or None
         The least stage figure the tier knows to be reachable, when it computed one.
+    smallest_proven : bool
+        Whether ``smallest`` is proven to be the least any schedule reaches.
     """
 
     recompute: dict | None
@@ -53,6 +55,7 @@ class Solution:
     objective: float
     gap: float
     smallest: int | None = None
+    smallest_proven: bool = False
 
 
 def _horizons(graph) -> list:
@@ -196,12 +199,17 @@ def solve(graph, budget: int, time_limit: float = 10.0) -> Solution:
     return Solution(recompute, status, float(flops), gap)
 
 
-def smallest_budget(graph, time_limit: float = 10.0) -> int:
-    """The least stage figure any schedule of ``graph`` reaches (its smallest feasible budget)."""
+def smallest_budget(graph, time_limit: float = 10.0) -> tuple:
+    """The least stage figure any schedule of ``graph`` reaches: ``(bytes, proven)``.
+
+    ``proven`` is False when the time limit stopped HiGHS before it closed the
+    gap: ``bytes`` is then a budget known to be feasible, maybe not the least.
+    """
     p, budget, stage_terms = _build(graph, budget_column=True)
     objective = np.zeros(p.size)
     objective[budget] = 1.0
     result = _milp(p, objective, stage_terms, budget, 0.0, time_limit)
     if result.x is None:
         raise RuntimeError(f"the memory program has no solution: {result.message}")
-    return int(np.ceil(result.x[budget] - 1e-6))
+    proven = result.status == 0 and float(getattr(result, "mip_gap", 0.0) or 0.0) <= 1e-9
+    return int(np.ceil(result.x[budget] - 1e-6)), proven
