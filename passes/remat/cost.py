@@ -42,7 +42,8 @@ from math import prod
 
 from mlir import ir
 
-_VIEWS = frozenset({
+# Ops that only view their operand's buffer.
+VIEW_OPS = frozenset({
     "tad.reshape", "tad.stop_gradient", "tad.start_checkpoint", "tad.end_checkpoint",
     "tensor.collapse_shape", "tensor.expand_shape", "tensor.cast", "tensor.extract_slice",
 })
@@ -108,7 +109,7 @@ def flops_of(op: ir.Operation) -> int:
     <function flops_of at ...>
     """
     name = op.name
-    if name in _VIEWS:
+    if name in VIEW_OPS:
         return 0
     if name == "tad.dot_general":
         return 2 * _numel(op.results[0]) * _contracting_size(op)

@@ -31,10 +31,7 @@ from mlir import ir
 
 from . import cost
 
-VIEW_OPS = frozenset({
-    "tad.reshape", "tad.stop_gradient", "tad.start_checkpoint", "tad.end_checkpoint",
-    "tensor.collapse_shape", "tensor.expand_shape", "tensor.cast", "tensor.extract_slice",
-})
+VIEW_OPS = cost.VIEW_OPS
 # Ops that lower to an all-parallel linalg.generic: fusion folds them into a
 # generic consumer when they have exactly one use.
 FUSIBLE = frozenset({"tad.broadcast_in_dim", "tad.convert", "tad.constant", "tad.iota"})
