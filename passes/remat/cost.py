@@ -82,7 +82,7 @@ def _contracting_size(op: ir.Operation) -> int:
 
 
 def _window(op: ir.Operation) -> int:
-    return prod(ir.DenseI64ArrayAttr(op.attributes["kernel_size"]))
+    return prod(ir.DenseI64ArrayAttr(op.attributes["pool_size"]))
 
 
 def _static_trip_count(op: ir.Operation):

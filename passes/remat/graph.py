@@ -19,7 +19,7 @@ Examples
 ... }''', make_context())
 >>> g = build(m.body.operations[0])
 >>> [n.label for n in g.nodes], g.nodes[0].bytes
-(['math.cos'], 16)
+(['math.cos'], 80)
 """
 
 from __future__ import annotations
