@@ -12,7 +12,10 @@ and sweeps its blocks. Reverse mode:
   iteration. The backward loop runs the iterations in reverse, replays each
   body from its taped row and sweeps it backwards, carrying the adjoints of
   the loop carries and accumulating those of loop-invariant values (which
-  are never taped).
+  are never taped). A loop with ``tad.snapshots = s`` and a static trip
+  count keeps at most ``s`` snapshots instead and recomputes the other
+  iterations on the binomial (Revolve) schedule of
+  :mod:`tensorad.passes.remat.revolve` (see :func:`_revolve_vjp`).
 
 Examples
 --------
@@ -24,11 +27,14 @@ from __future__ import annotations
 
 from typing import Sequence
 
+import numpy as np
 from mlir import ir
 from mlir.dialects import arith, scf, tensor
 
 import tensorad.numpy as tnp
 from tensorad.dialects import ops as tad_ops
+from tensorad.passes.remat import revolve
+from tensorad.passes.remat.revolve import Action, Kind
 from tensorad.tracing import Tracer
 
 from .activity import _reach, dependency_graph, is_float_tensor
@@ -283,6 +289,16 @@ def _empty_tape(value: ir.Value, static_count, count: ir.Value) -> ir.Value:
     return tensor.EmptyOp([count] + list(t.shape), t.element_type).result
 
 
+def _snapshots(loop: ir.Operation):
+    """The loop's ``tad.snapshots`` (binomial checkpointing with that many snapshots), or None."""
+    if "tad.snapshots" not in loop.attributes:
+        return None
+    snapshots = ir.IntegerAttr(loop.attributes["tad.snapshots"]).value
+    if snapshots < 1:
+        raise DerivativeError(loop.location, f"tad.snapshots must be at least 1, got {snapshots}")
+    return snapshots
+
+
 def _for_vjp(c, cotangents):
     op, bw = c.op, c.engine
     body = op.regions[0].blocks[0]
@@ -293,9 +309,18 @@ def _for_vjp(c, cotangents):
     outer = [v for v in captured_values(op) if bw.accept(v)]
     if not active and not outer:
         return []
+    snapshots = _snapshots(op)
     taped = taped_carries(op)
     with ir.InsertionPoint(op):
         static_count, count = _trip_count(lb, ub, step)
+    if snapshots is not None and static_count is None:
+        raise DerivativeError(op.location, "binomial checkpointing (tad.snapshots) needs a loop "
+                              "with a static trip count (constant bounds and step)")
+    # With a snapshot per step Revolve would store every state, as the tape does.
+    if snapshots is not None and snapshots < static_count:
+        _revolve_vjp(c, cotangents, active, outer, taped, static_count, snapshots)
+        return []
+    with ir.InsertionPoint(op):
         tapes = [_empty_tape(inits[k], static_count, count) for k in taped]
         forward = scf.ForOp(lb, ub, step, inits + tapes)
     args = list(forward.inner_iter_args)
@@ -305,14 +330,67 @@ def _for_vjp(c, cotangents):
         _, yielded = _replay(op, 0, [forward.induction_variable] + args[:n])
         scf.YieldOp(yielded + stored)
     _replace_uses(op, list(forward.results)[:n])
-    tape_values = list(forward.results)[n:]
-
-    def induction_variable(row: ir.Value) -> list:
-        return [arith.AddIOp(lb, arith.MulIOp(row, step).result).result]
-
-    _backward_loop(c, op, 0, count, tape_values, taped, active, outer, cotangents,
-                   induction_variable)
+    _backward_loop(c, op, 0, count, list(forward.results)[n:], taped, active, outer, cotangents,
+                   lambda row: [_step_value(op, row)])
     return []
+
+
+def _step_value(loop: ir.Operation, row: ir.Value) -> ir.Value:
+    """The induction variable of an ``scf.for``'s iteration ``row``: ``lb + row * step``."""
+    lb, _, step = list(loop.operands)[:3]
+    return arith.AddIOp(lb, arith.MulIOp(row, step).result).result
+
+
+def _loop_inits(loop: ir.Operation) -> list:
+    return list(loop.operands)[len(loop.operands) - len(loop.results):]
+
+
+def _full_carries(loop: ir.Operation, known: dict) -> list:
+    """Every carry of ``loop`` for a replay: ``known[k]``, zeros for the others.
+
+    ``known`` holds at least the :func:`taped_carries`; the body never reads
+    the others (nor do its adjoints), so any value of the right type will do.
+    """
+    return [known[k] if k in known else zeros_like(v, ()).value
+            for k, v in enumerate(_loop_inits(loop))]
+
+
+def _initial_adjoints(bw, loop: ir.Operation, active: list, outer: list, cotangents: list) -> list:
+    """Adjoint carries of a reversed loop: the results' cotangents, then zero accumulators."""
+    inits = _loop_inits(loop)
+    seeds = [cotangents[k] if cotangents[k] is not None else zeros_like(inits[k], bw.prefix)
+             for k in active]
+    return [t.value for t in seeds + [zeros_like(v, bw.prefix) for v in outer]]
+
+
+def _reverse_step(c, loop: ir.Operation, region: int, arguments: list, adjoints: list,
+                  active: list, outer: list) -> list:
+    """Replay one iteration of ``loop`` from ``arguments`` and sweep it backwards.
+
+    ``adjoints`` holds the adjoints of the ``active`` carries after the
+    iteration, then the sums so far of those of the loop-invariant ``outer``
+    values; returns them as they are before the iteration.
+    """
+    ops, yielded = _replay(loop, region, arguments)
+    replayed_carries = arguments[len(arguments) - len(loop.results):]
+    nested = c.engine.nested()
+    for j, k in enumerate(active):
+        nested.accumulate(yielded[k], Tracer.of(adjoints[j]))
+    nested.sweep(ops)
+    next_seeds = [nested.adjoint_or_zeros(replayed_carries[k]) for k in active]
+    sums = [tnp.add(Tracer.of(adjoints[len(active) + i]), nested.adjoints[v])
+            if v in nested.adjoints else Tracer.of(adjoints[len(active) + i])
+            for i, v in enumerate(outer)]
+    return [t.value for t in next_seeds + sums]
+
+
+def _accumulate_adjoints(bw, loop: ir.Operation, active: list, outer: list, adjoints: list) -> None:
+    """Hand a reversed loop's final adjoints to the inits and the loop-invariant values."""
+    inits = _loop_inits(loop)
+    for j, k in enumerate(active):
+        bw.accumulate(inits[k], Tracer.of(adjoints[j]))
+    for i, v in enumerate(outer):
+        bw.accumulate(v, Tracer.of(adjoints[len(active) + i]))
 
 
 def _backward_loop(c, op: ir.Operation, region: int, count: ir.Value, tapes: list, taped: list,
@@ -325,37 +403,148 @@ def _backward_loop(c, op: ir.Operation, region: int, count: ir.Value, tapes: lis
     adjoints of the loop-invariant ``outer`` values to accumulators.
     """
     bw = c.engine
-    inits = list(op.operands)[len(op.operands) - len(op.results):]
-    n = len(op.results)
-    seeds = [cotangents[k] if cotangents[k] is not None else zeros_like(inits[k], bw.prefix)
-             for k in active]
-    accumulators = [zeros_like(v, bw.prefix) for v in outer]
-    backward = scf.ForOp(_index(0), count, _index(1), [t.value for t in seeds + accumulators])
-    state = list(backward.inner_iter_args)
+    backward = scf.ForOp(_index(0), count, _index(1),
+                         _initial_adjoints(bw, op, active, outer, cotangents))
     with ir.InsertionPoint(backward.body):
         last = arith.SubIOp(count, _index(1)).result
         row = arith.SubIOp(last, backward.induction_variable).result
-        replayed_carries = [
-            tad_ops.dynamic_row(tapes[taped.index(k)], row) if k in taped
-            # never read by the body's adjoints: any value of the right type will do
-            else zeros_like(inits[k], ()).value for k in range(n)]
-        ops, yielded = _replay(op, region, leading(row) + replayed_carries)
-        nested = bw.nested()
-        for j, k in enumerate(active):
-            nested.accumulate(yielded[k], Tracer.of(state[j]))
-        nested.sweep(ops)
-        next_seeds = [nested.adjoint_or_zeros(replayed_carries[k]) for k in active]
-        sums = [tnp.add(Tracer.of(state[len(active) + i]), nested.adjoints[v])
-                if v in nested.adjoints else Tracer.of(state[len(active) + i])
-                for i, v in enumerate(outer)]
-        scf.YieldOp([t.value for t in next_seeds + sums])
-    results = list(backward.results)
-    for j, k in enumerate(active):
-        bw.accumulate(inits[k], Tracer.of(results[j]))
-    for i, v in enumerate(outer):
-        bw.accumulate(v, Tracer.of(results[len(active) + i]))
+        known = {k: tad_ops.dynamic_row(tapes[i], row) for i, k in enumerate(taped)}
+        scf.YieldOp(_reverse_step(c, op, region, leading(row) + _full_carries(op, known),
+                                  list(backward.inner_iter_args), active, outer))
+    _accumulate_adjoints(bw, op, active, outer, list(backward.results))
 
 
+# ----------------------------------------------------------------------------
+# Reverse mode with binomial checkpointing (Revolve)
+# ----------------------------------------------------------------------------
+
+def _revolve_vjp(c, cotangents, active: list, outer: list, taped: list, steps: int,
+                 snapshots: int) -> None:
+    """Reverse an ``scf.for`` of ``steps`` iterations keeping ``snapshots`` snapshots.
+
+    The schedule of :func:`tensorad.passes.remat.revolve.schedule` runs as two
+    loops over tables of its actions (see :func:`_run_actions`): the forward
+    sweep, in place of the loop, takes its first snapshots and runs every step
+    (the loop's results are read before the backward sweep starts), keeping
+    ``x[l - 1]``, where reversal starts, in one more row; the backward sweep,
+    at the end, restores, advances, snapshots and reverses. A snapshot is a
+    row of one stacked tensor per taped carry. The body thus runs
+    ``forward_steps(l, s) + l + 1`` times, against ``2 l`` for a full tape.
+    """
+    op, bw = c.op, c.engine
+    actions = revolve.schedule(steps, snapshots)
+    turn = [a.kind for a in actions].index(Kind.FIRST_REVERSE)
+    last = max((a.slot for a in actions), default=-1) + 1  # the row of x[l - 1]
+    inits = _loop_inits(op)
+    with ir.InsertionPoint(op):
+        stacks = [tensor.EmptyOp([last + 1] + list(inits[k].type.shape),
+                                 inits[k].type.element_type).result for k in taped]
+        sweep = actions[:turn] + [Action(Kind.TAKESHOT, steps - 1, steps - 1, last),
+                                  Action(Kind.ADVANCE, steps - 1, steps)]
+        results, stacks, _ = _run_actions(c, sweep, dict(enumerate(inits)), taped, stacks)
+    _replace_uses(op, [results[k] for k in range(len(inits))])
+    reversal = [Action(Kind.RESTORE, steps - 1, steps - 1, last)] + actions[turn:]
+    _, _, adjoints = _run_actions(c, reversal, {k: results[k] for k in taped}, taped, stacks,
+                                  _initial_adjoints(bw, op, active, outer, cotangents),
+                                  active, outer)
+    _accumulate_adjoints(bw, op, active, outer, adjoints)
+
+
+def _when(flag: ir.Value, values: list, then) -> list:
+    """``then()`` if ``flag`` else ``values``, as an ``scf.if`` (``then`` emits into its branch)."""
+    choice = scf.IfOp(flag, [v.type for v in values], has_else=True)
+    with ir.InsertionPoint(choice.then_block):
+        scf.YieldOp(then())
+    with ir.InsertionPoint(choice.else_block):
+        scf.YieldOp(values)
+    return list(choice.results)
+
+
+def _action_rows(actions: list) -> list:
+    """The rows ``[restore, start, stop, snapshot, reverse]`` of the tables that run ``actions``.
+
+    A row restores slot ``restore`` as ``x[start]``, advances to ``x[stop]``
+    (no step when ``stop == start``), stores it in slot ``snapshot`` and
+    reverses step ``reverse`` (``== stop``); ``-1`` leaves a section out. A
+    row is one action, or an advance and the snapshot that
+    follows it: a restore or an advance shares a row with what comes after
+    it only at the cost of one more state alive at the peak (the state it
+    replaces lives until the end of the row).
+    """
+    rows = []
+    for a in actions:
+        if a.kind == Kind.TAKESHOT and rows and rows[-1][1] < rows[-1][2] == a.start:
+            rows[-1][3] = a.slot
+            continue
+        rows.append([a.slot if a.kind == Kind.RESTORE else -1, a.start,
+                     a.stop if a.kind == Kind.ADVANCE else a.start,
+                     a.slot if a.kind == Kind.TAKESHOT else -1,
+                     a.start if a.kind in (Kind.FIRST_REVERSE, Kind.REVERSE) else -1])
+    return rows
+
+
+def _run_actions(c, actions: list, state: dict, taped: list, stacks: list, adjoints=(),
+                 active=(), outer=()):
+    """Emit one ``scf.for`` that runs Revolve ``actions``, read from a constant table.
+
+    ``state`` maps carry indices to values: the carries the actions keep
+    (every carry in the forward sweep, the taped ones after it). ``stacks``
+    hold the snapshots, one stacked tensor per taped carry. Each iteration
+    runs one row of :func:`_action_rows`: a guarded read of a row of the
+    stacks, an inner ``scf.for`` over the steps to advance, a guarded write
+    of a row, and a guarded replay and backward sweep of one step that
+    updates ``adjoints`` (see :func:`_reverse_step`); the sections no row
+    uses are left out. The code is the same size for any number of steps and
+    snapshots.
+
+    Returns the final ``(state, stacks, adjoints)``.
+    """
+    op = c.op
+    kept, rows = sorted(state), _action_rows(actions)
+    t = ir.RankedTensorType.get([len(rows), 5], ir.IndexType.get())
+    table = arith.ConstantOp(t, ir.DenseElementsAttr.get(np.array(rows, np.int64), type=t)).result
+    values = [state[k] for k in kept] + list(stacks) + list(adjoints)
+    loop = scf.ForOp(_index(0), _index(len(rows)), _index(1), values)
+    with ir.InsertionPoint(loop.body):
+        args = list(loop.inner_iter_args)
+        state = dict(zip(kept, args[:len(kept)]))
+        stacks = args[len(kept):len(kept) + len(stacks)]
+        adjoints = args[len(kept) + len(stacks):]
+        restore, start, stop, snapshot, reverse = [
+            tensor.ExtractOp(table, [loop.induction_variable, _index(j)]).result for j in range(5)]
+
+        def given(column: ir.Value) -> ir.Value:
+            return arith.CmpIOp(arith.CmpIPredicate.sge, column, _index(0)).result
+
+        if any(row[0] >= 0 for row in rows):
+            restored = _when(given(restore), [state[k] for k in taped],
+                             lambda: [tad_ops.dynamic_row(s, restore) for s in stacks])
+            state.update(zip(taped, restored))
+        state = _advance(op, start, stop, state)
+        if any(row[3] >= 0 for row in rows):
+            stacks = _when(given(snapshot), stacks,
+                           lambda: [tad_ops.insert_row(s, state[k], snapshot)
+                                    for s, k in zip(stacks, taped)])
+        if any(row[4] >= 0 for row in rows):
+            adjoints = _when(given(reverse), adjoints, lambda: _reverse_step(
+                c, op, 0, [_step_value(op, reverse)] + _full_carries(op, state), adjoints,
+                active, outer))
+        scf.YieldOp([state[k] for k in kept] + stacks + adjoints)
+    results = list(loop.results)
+    return (dict(zip(kept, results[:len(kept)])), results[len(kept):len(kept) + len(stacks)],
+            results[len(kept) + len(stacks):])
+
+
+def _advance(op: ir.Operation, start: ir.Value, stop: ir.Value, state: dict) -> dict:
+    """Run iterations ``start .. stop - 1`` of ``op`` on ``state`` (the carries it keeps)."""
+    kept = sorted(state)
+    loop = scf.ForOp(start, stop, _index(1), [state[k] for k in kept])
+    with ir.InsertionPoint(loop.body):
+        known = dict(zip(kept, loop.inner_iter_args))
+        _, yielded = _replay(op, 0, [_step_value(op, loop.induction_variable)]
+                             + _full_carries(op, known))
+        scf.YieldOp([yielded[k] for k in kept])
+    return dict(zip(kept, loop.results))
 
 
 _INITIAL_ROWS = 16  # first capacity of a while loop's tape; it doubles when full
