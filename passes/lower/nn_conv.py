@@ -183,8 +183,12 @@ def _contract(loops: str, lhs: ir.Value, lhs_dims: str, rhs: ir.Value, rhs_dims:
     """``acc + sum(lhs * rhs)`` over the loops missing from ``acc_dims`` (``linalg.contract``).
 
     Each operand names its dims by loop letters; ``loops`` orders the loops,
-    outermost first.
+    outermost first. The operand read along the innermost loop goes second:
+    the contraction kernel of ``tad-tile-and-vectorize`` streams its rhs in
+    vectors and broadcasts elements of its lhs.
     """
+    if lhs_dims[-1] == loops[-1] != rhs_dims[-1]:
+        lhs, lhs_dims, rhs, rhs_dims = rhs, rhs_dims, lhs, lhs_dims
     maps = [_affine_map(len(loops), [loops.index(letter) for letter in dims])
             for dims in (lhs_dims, rhs_dims, acc_dims)]
     return linalg.contract(lhs, rhs, outs=[acc], indexing_maps=maps)

@@ -5,43 +5,66 @@ Stages, in order:
 1. elementwise ``arith``/``math`` ops on tensors become ``linalg.generic`` and
    producer/consumer generics are fused, so a chain of elementwise ops makes
    one loop nest and no temporaries;
-2. one-shot bufferization across function boundaries (identity layouts, so
+2. ``tad-tile-and-vectorize`` tiles every linalg op for threads, caches and
+   vector registers and vectorizes it, for the host's vector width unless
+   ``vector-bits`` says otherwise; ``tad-approximate-math`` turns ``exp`` and
+   ``tanh`` on float32 vectors into polynomials (LLVM would call libm per lane);
+3. one-shot bufferization across function boundaries (identity layouts, so
    the C interface sees plain dense memrefs);
-3. ownership-based buffer deallocation (function results are owned by the
+4. ownership-based buffer deallocation (function results are owned by the
    caller), then ``tad-free-after-last-use`` moves every free right after the
    buffer's last use, so peak memory is what the program needs at once;
-4. loops, then LLVM; allocations go through the generic
+5. thread loops (``scf.forall``) become ``scf.parallel``; with ``threads`` > 1
+   ``tad-outline-thread-loops`` and, once in the LLVM dialect,
+   ``tad-define-thread-launchers`` run their chunks on the thread pool of
+   the MLIR async runtime (``libmlir_async_runtime.so``); otherwise they stay
+   sequential loops;
+6. loops, vectors, then LLVM; allocations go through the generic
    ``_mlir_memref_to_llvm_alloc/free`` so the runtime can count live bytes.
 
 Examples
 --------
 >>> "one-shot-bufferize" in pipeline()
 True
+>>> "tad-outline-thread-loops{threads=4}" in pipeline(threads="4")
+True
 """
 
 from __future__ import annotations
 
-_STAGES = (
+_TENSOR_STAGES = (
     "func.func(convert-elementwise-to-linalg)",
     "linalg-fuse-elementwise-ops",
     # No upstream cse on tensors: it would merge the ops tad-remat recomputes
     # with the originals they copy (tad-simplify has done CSE before tad-remat).
     "canonicalize",
     "tad-widen-bools",
+)
+_BUFFER_STAGES = (
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}",
     "buffer-deallocation-pipeline",
     "tad-free-after-last-use",
     "tad-widen-bools",
     "convert-bufferization-to-memref",
     "func.func(convert-linalg-to-loops)",
+    "scf-forall-to-parallel",
+)
+_LOOP_STAGES = (
     "canonicalize",
+    # Fully unrolled: an n-D transfer becomes 1-D vector loads and stores, not
+    # a loop over a stack buffer.
+    "convert-vector-to-scf{full-unroll=true}",
     "convert-scf-to-cf",
     "expand-strided-metadata",
     "lower-affine",
-    "finalize-memref-to-llvm{use-generic-functions=true}",
+)
+_LLVM_STAGES = (
+    # Math first: its lowerings of vector ops unroll them with vector ops.
     "convert-math-to-funcs",
     "convert-math-to-llvm",
     "convert-math-to-libm",
+    "convert-vector-to-llvm",
+    "finalize-memref-to-llvm{use-generic-functions=true}",
     "convert-arith-to-llvm",
     "convert-index-to-llvm",
     "convert-func-to-llvm",
@@ -51,12 +74,24 @@ _STAGES = (
 )
 
 
-def pipeline() -> str:
+def pipeline(threads: str = "1", vector_bits: str = "0") -> str:
     """Return the pipeline text of ``tad-lower-to-llvm``.
+
+    Parameters
+    ----------
+    threads : str
+        Number of threads large ops are split over; ``"1"`` makes
+        single-threaded code that needs no async runtime.
+    vector_bits : str
+        Vector register width to tile for; ``"0"`` asks the host.
 
     Examples
     --------
     >>> pipeline().startswith("func.func(")
     True
     """
-    return ",".join(_STAGES)
+    stages = [*_TENSOR_STAGES, f"tad-tile-and-vectorize{{threads={threads} vector-bits={vector_bits}}}",
+              "tad-approximate-math", *_BUFFER_STAGES]
+    stages += [f"tad-outline-thread-loops{{threads={threads}}}", *_LOOP_STAGES, *_LLVM_STAGES,
+               f"tad-define-thread-launchers{{threads={threads}}}"]
+    return ",".join(stages)

@@ -22,6 +22,7 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import func
 
+from tensorad.passes.lower.host import num_threads
 from tensorad.passes.registry import run_pipeline
 
 from . import dtypes, tree
@@ -66,6 +67,7 @@ def _run_stages(module: ir.Module, last: str, remat_options: str = "") -> None:
             pipeline = pipeline.replace("tad-remat", f"tad-remat{{{remat_options}}}")
         if name == "llvm":
             _prepare_entry(module.body.operations[0])  # the entry point comes first
+            pipeline += f"{{threads={num_threads()}}}"
         try:
             run_pipeline(module, pipeline)
         except ir.MLIRError as err:
@@ -118,9 +120,11 @@ class Compiled:
 
     def __init__(self, executable: Executable, out_tree):
         self.executable, self.out_tree = executable, out_tree
+        self._one_array = out_tree.kind == "leaf"  # no pytree to rebuild
 
     def __call__(self, flat_arrays: Sequence[np.ndarray]) -> Any:
-        return tree.unflatten(self.out_tree, self.executable(flat_arrays))
+        results = self.executable(flat_arrays)
+        return results[0] if self._one_array else tree.unflatten(self.out_tree, results)
 
 
 def _tensor_avals(types) -> list:

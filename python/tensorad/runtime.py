@@ -4,9 +4,15 @@ Lowered code allocates through ``_mlir_memref_to_llvm_alloc/free`` (what
 ``finalize-memref-to-llvm{use-generic-functions=true}`` emits). This module
 implements them with numpy buffers, so that
 
-* every call can report its peak live bytes and what it left alive, and
+* every call can report its peak live bytes and what it left alive,
 * results come back as numpy arrays that own the buffer the compiled code
-  allocated (no copy out, nothing to free by hand).
+  allocated (no copy out, nothing to free by hand), and
+* large buffers are reused: freed ones, and those of results whose arrays
+  are gone, serve the next allocations of their size, so a function called
+  again touches no fresh pages.
+
+Multi-threaded code runs its chunks on the thread pool of the MLIR async
+runtime, loaded once per process.
 
 Inputs are passed without copies: descriptors point at the numpy data.
 
@@ -32,11 +38,37 @@ from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 
 RUNTIME_LIBRARIES = ("libmlir_c_runner_utils.so",)
+ASYNC_RUNTIME_LIBRARY = "libmlir_async_runtime.so"
+# Functions of the async runtime that multi-threaded code calls (one is spelled "Runtim" upstream).
+_ASYNC_PREFIX = "mlirAsyncRuntim"
 
 
 def mlir_library_dir() -> str:
     """Folder of the MLIR runtime libraries inside the installed ``mlir`` package."""
     return os.path.join(os.path.dirname(os.path.abspath(ir.__file__)), "lib")
+
+
+@lru_cache(maxsize=None)
+def _async_runtime() -> ctypes.CDLL:
+    """The MLIR async runtime, loaded once per process.
+
+    Engines get its functions by address instead of loading it themselves:
+    an engine that loads it calls its ``__mlir_execution_engine_destroy`` when
+    it is freed, which destroys the process-wide runtime (thread pool
+    included) under every other engine still using it.
+    """
+    return ctypes.CDLL(os.path.join(mlir_library_dir(), ASYNC_RUNTIME_LIBRARY))
+
+
+def _async_functions(module: ir.Module) -> list:
+    """Names of the async runtime functions that ``module`` (LLVM dialect) declares."""
+    names = []
+    for op in module.body.operations:
+        if op.operation.name == "llvm.func":
+            name = op.attributes["sym_name"].value
+            if name.startswith(_ASYNC_PREFIX):
+                names.append(name)
+    return names
 
 
 @dataclass(frozen=True)
@@ -60,22 +92,44 @@ class CallStats:
     allocations: int
 
 
+# A freed buffer of at least this many bytes is kept for the next allocation
+# of its size: a fresh large buffer costs a page fault per 4 KiB page the
+# first time it is written, which can take as long as the work done in it.
+POOL_MIN_BYTES = 1 << 16
+
+
 class Allocator:
-    """Implements the generic allocation hooks with numpy buffers and counts live bytes."""
+    """Implements the generic allocation hooks with numpy buffers and counts live bytes.
+
+    Freed large buffers, and those of results once their arrays are gone, are
+    kept in a pool by size; the pool holds at most as many bytes as the
+    largest single call has allocated, so calls that repeat reuse its buffers.
+    """
 
     def __init__(self):
         self.buffers: dict[int, np.ndarray] = {}
         self.live_bytes = 0
         self.peak_bytes = 0
         self.count = 0
+        self.allocated_bytes = 0
+        self.pool: dict[int, list] = {}
+        self.pooled_bytes = 0
+        self.pool_limit = 0
         self.alloc_hook = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint64)(self._alloc)
         self.free_hook = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(self._free)
 
     def _alloc(self, size: int) -> int:
-        buf = np.empty(max(size, 1), np.uint8)
+        size = max(size, 1)
+        kept = self.pool.get(size)
+        if kept:
+            buf = kept.pop()
+            self.pooled_bytes -= size
+        else:
+            buf = np.empty(size, np.uint8)
         address = buf.ctypes.data
         self.buffers[address] = buf
-        self.live_bytes += buf.nbytes
+        self.live_bytes += size
+        self.allocated_bytes += size
         self.count += 1
         if self.live_bytes > self.peak_bytes:
             self.peak_bytes = self.live_bytes
@@ -85,6 +139,14 @@ class Allocator:
         buf = self.buffers.pop(address, None)
         if buf is not None:
             self.live_bytes -= buf.nbytes
+            self.keep(buf)
+
+    def keep(self, buf: np.ndarray) -> None:
+        """Put a buffer nobody uses any more into the pool, if it is large and there is room."""
+        size = buf.nbytes
+        if size >= POOL_MIN_BYTES and self.pooled_bytes + size <= self.pool_limit:
+            self.pool.setdefault(size, []).append(buf)
+            self.pooled_bytes += size
 
     def take(self, address: int) -> np.ndarray | None:
         """Hand the buffer at ``address`` over to the caller (it stops counting as live)."""
@@ -101,8 +163,24 @@ class Allocator:
                                     ctypes.cast(self.free_hook, ctypes.c_void_p))
 
 
+class _Recycled:
+    """The base of a large result array: its buffer goes back to the pool when the array is gone."""
+
+    __slots__ = ("__array_interface__", "_buf")
+
+    def __init__(self, buf: np.ndarray, shape, dtype: np.dtype, start: int):
+        self._buf = buf
+        self.__array_interface__ = {"data": (start, False), "shape": shape, "typestr": dtype.str,
+                                    "version": 3}
+
+    def __del__(self):
+        ALLOCATOR.keep(self._buf)
+
+
 ALLOCATOR = Allocator()
-_last_stats = CallStats(0, 0, 0)
+# (peak live bytes, live allocations, allocations) of the last call: a CallStats
+# is built only when asked for, not on every call.
+_last_counts = (0, 0, 0)
 
 
 def last_call_stats() -> CallStats:
@@ -113,7 +191,7 @@ def last_call_stats() -> CallStats:
     >>> isinstance(last_call_stats().peak_live_bytes, int)
     True
     """
-    return _last_stats
+    return CallStats(*_last_counts)
 
 
 def live_bytes() -> int:
@@ -161,8 +239,12 @@ class Executable:
     def __init__(self, module: ir.Module, name: str, in_avals: Sequence, out_avals: Sequence,
                  opt_level: int = 3):
         libs = [os.path.join(mlir_library_dir(), lib) for lib in RUNTIME_LIBRARIES]
+        async_functions = _async_functions(module)
         self.engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=libs)
         ALLOCATOR.register(self.engine)
+        for function in async_functions:
+            self.engine.raw_register_runtime(
+                function, ctypes.cast(getattr(_async_runtime(), function), ctypes.c_void_p))
         self.engine.initialize()
         address = self.engine.raw_lookup("_mlir_ciface_" + name)
         if not address:
@@ -187,17 +269,18 @@ class Executable:
 
     def __call__(self, arrays: Sequence[np.ndarray]) -> list:
         """Run on ``arrays`` (C-contiguous, matching dtypes) and return the results."""
-        global _last_stats
+        global _last_counts
         for desc, arr in zip(self._in_descs, arrays):
             desc.allocated = desc.aligned = arr.ctypes.data
         alloc = ALLOCATOR
-        base, count = alloc.live_bytes, alloc.count
+        base, count, allocated = alloc.live_bytes, alloc.count, alloc.allocated_bytes
         alloc.peak_bytes = base
         self._fn(self._packed)
         peak = alloc.peak_bytes - base
+        alloc.pool_limit = max(alloc.pool_limit, alloc.allocated_bytes - allocated)
         results = [self._result(desc, shape, dtype)
                    for desc, (shape, dtype) in zip(self._out_descs, self.out_avals)]
-        _last_stats = CallStats(peak, len(alloc.buffers), alloc.count - count)
+        _last_counts = (peak, len(alloc.buffers), alloc.count - count)
         return results
 
     @staticmethod
@@ -205,6 +288,8 @@ class Executable:
         start = desc.aligned + desc.offset * dtype.itemsize
         buf = ALLOCATOR.take(desc.allocated)
         if buf is not None:
+            if buf.nbytes >= POOL_MIN_BYTES:
+                return np.asarray(_Recycled(buf, shape, dtype, start))
             return np.ndarray(shape, dtype, buffer=buf, offset=start - desc.allocated)
         # The result aliases memory we do not own (an input or a constant): copy it.
         nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize

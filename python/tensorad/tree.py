@@ -92,7 +92,12 @@ def unflatten(treedef: TreeDef, leaves) -> Any:
             return node.meta(*children)
         return dict(zip(node.meta, children))
 
-    return build(treedef)
+    try:
+        return build(treedef)
+    finally:
+        # build refers to itself: without this the cycle would keep ``leaves``
+        # (arrays and the buffers they own) alive until the garbage collector runs.
+        del build
 
 
 def tree_map(fn: Callable, tree: Any, *rest: Any) -> Any:

@@ -1,6 +1,7 @@
 // Convolution ops: their lowerings (pad once, then two scf.for over the kernel taps,
 // each tap one linalg.contract on strided windows; channels split into groups by
-// expand_shape) and their derivatives (every derivative is one op of the family).
+// expand_shape; the operand read along the innermost loop is the contraction's rhs)
+// and their derivatives (every derivative is one op of the family).
 // RUN: autodiff-opt %s --split-input-file --tad-lower-to-linalg | FileCheck %s --check-prefix=LOWER
 // RUN: autodiff-opt %s --split-input-file --tad-differentiate --tad-simplify | FileCheck %s --check-prefix=AD
 
@@ -23,7 +24,7 @@
 // LOWER: %[[COL:.*]] = arith.muli %[[KX]], %{{.*}} : index
 // LOWER-NEXT: %[[WINDOW:.*]] = tensor.extract_slice %[[XP]][0, 0, 0, %[[KY]], %[[COL]]] [2, 2, 2, 4, 5] [1, 1, 1, 2, 1] : tensor<2x2x2x10x7xf32> to tensor<2x2x2x4x5xf32>
 // LOWER-NEXT: %[[WTAP:.*]] = tensor.extract_slice %[[WT]][%[[KY]], %[[KX]], 0, 0, 0] [1, 1, 2, 3, 2] [1, 1, 1, 1, 1] : tensor<3x2x2x3x2xf32> to tensor<2x3x2xf32>
-// LOWER-NEXT: %[[SUM:.*]] = linalg.contract indexing_maps = [#[[$WIN]], #[[$TAP]], #[[$OUT]]] ins(%[[WINDOW]], %[[WTAP]] : tensor<2x2x2x4x5xf32>, tensor<2x3x2xf32>) outs(%[[B]] : tensor<2x2x3x4x5xf32>)
+// LOWER-NEXT: %[[SUM:.*]] = linalg.contract indexing_maps = [#[[$TAP]], #[[$WIN]], #[[$OUT]]] ins(%[[WTAP]], %[[WINDOW]] : tensor<2x3x2xf32>, tensor<2x2x2x4x5xf32>) outs(%[[B]] : tensor<2x2x3x4x5xf32>)
 // LOWER-NEXT: scf.yield %[[SUM]]
 // LOWER: tensor.collapse_shape %[[R]] {{.*}} : tensor<2x2x3x4x5xf32> into tensor<2x6x4x5xf32>
 // LOWER-NOT: "tad.
@@ -73,7 +74,7 @@ func.func private @conv2d_jvp(tensor<2x4x7x6xf32>, tensor<6x2x3x2xf32>, tensor<2
 // LOWER: %[[COL:.*]] = arith.muli %[[KX]], %{{.*}} : index
 // LOWER-NEXT: %[[WTAP:.*]] = tensor.extract_slice %[[WT]][%[[KY]], %[[KX]], 0, 0, 0] [1, 1, 2, 3, 2]
 // LOWER-NEXT: %[[WINDOW:.*]] = tensor.extract_slice %[[ACC]][0, 0, 0, %[[KY]], %[[COL]]] [2, 2, 2, 4, 5] [1, 1, 1, 2, 1] : tensor<2x2x2x10x7xf32> to tensor<2x2x2x4x5xf32>
-// LOWER-NEXT: %[[SUM:.*]] = linalg.contract indexing_maps = [#[[$DY]], #[[$TAP]], #[[$WIN]]] ins(%[[DYG]], %[[WTAP]] : tensor<2x2x3x4x5xf32>, tensor<2x3x2xf32>) outs(%[[WINDOW]] : tensor<2x2x2x4x5xf32>)
+// LOWER-NEXT: %[[SUM:.*]] = linalg.contract indexing_maps = [#[[$TAP]], #[[$DY]], #[[$WIN]]] ins(%[[WTAP]], %[[DYG]] : tensor<2x3x2xf32>, tensor<2x2x3x4x5xf32>) outs(%[[WINDOW]] : tensor<2x2x2x4x5xf32>)
 // LOWER-NEXT: %[[NEW:.*]] = tensor.insert_slice %[[SUM]] into %[[ACC]][0, 0, 0, %[[KY]], %[[COL]]] [2, 2, 2, 4, 5] [1, 1, 1, 2, 1]
 // LOWER-NEXT: scf.yield %[[NEW]]
 // LOWER: %[[DX:.*]] = tensor.extract_slice %[[R]][0, 0, 0, 1, 0] [2, 2, 2, 7, 6] [1, 1, 1, 1, 1] : tensor<2x2x2x10x7xf32> to tensor<2x2x2x7x6xf32>
@@ -114,7 +115,7 @@ func.func private @conv2d_backward_data_vjp(tensor<2x6x4x5xf32>, tensor<6x2x3x2x
 // LOWER: scf.for %[[KX:.*]] = %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}})
 // LOWER: %[[WINDOW:.*]] = tensor.extract_slice %[[XP]][0, 0, 0, %[[KY]], %{{.*}}] [2, 2, 2, 4, 5] [1, 1, 1, 2, 1]
 // LOWER-NEXT: %[[SLOT:.*]] = tensor.extract_slice %[[ACC]][%[[KY]], %[[KX]], 0, 0, 0] [1, 1, 2, 2, 3] [1, 1, 1, 1, 1] : tensor<3x2x2x2x3xf32> to tensor<2x2x3xf32>
-// LOWER-NEXT: %[[SUM:.*]] = linalg.contract indexing_maps = [#[[$DYT]], #[[$WIN]], #[[$ACC]]] ins(%[[DYT]], %[[WINDOW]] : tensor<2x4x5x2x3xf32>, tensor<2x2x2x4x5xf32>) outs(%[[SLOT]] : tensor<2x2x3xf32>)
+// LOWER-NEXT: %[[SUM:.*]] = linalg.contract indexing_maps = [#[[$WIN]], #[[$DYT]], #[[$ACC]]] ins(%[[WINDOW]], %[[DYT]] : tensor<2x2x2x4x5xf32>, tensor<2x4x5x2x3xf32>) outs(%[[SLOT]] : tensor<2x2x3xf32>)
 // LOWER-NEXT: tensor.insert_slice %[[SUM]] into %[[ACC]][%[[KY]], %[[KX]], 0, 0, 0] [1, 1, 2, 2, 3] [1, 1, 1, 1, 1]
 // LOWER: %[[OIHW:.*]] = linalg.transpose ins(%[[R]] : tensor<3x2x2x2x3xf32>) outs(%{{.*}} : tensor<2x3x2x3x2xf32>) permutation = [2, 4, 3, 0, 1]
 // LOWER-NEXT: tensor.collapse_shape %[[OIHW]] {{.*}} into tensor<6x2x3x2xf32>
