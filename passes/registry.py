@@ -73,14 +73,22 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
              _P + "lower.free_early:run"),
     PassInfo("tad-tile-and-vectorize", "Tile linalg ops for threads, caches and registers, and vectorize them",
              _P + "lower.codegen:run"),
-    PassInfo("tad-approximate-math", "Expand exp and tanh on float32 vectors into polynomials",
+    PassInfo("tad-approximate-math", "Expand exp and tanh on float32 vectors (and scalars) into polynomials",
              _P + "lower.approx_math:run"),
     PassInfo("tad-outline-thread-loops", "Move the body of each thread loop (scf.parallel) into a chunk function",
              _P + "lower.threads:outline"),
     PassInfo("tad-define-thread-launchers", "Run the chunks of each outlined thread loop on the async runtime's threads",
              _P + "lower.threads:define_launchers"),
+    PassInfo("tad-map-to-gpu", "Make every linalg op a GPU kernel (gpu.launch), with shared-memory tiles for contractions",
+             _P + "lower.gpu_mapping:run"),
+    PassInfo("tad-copy-arguments-to-device", "Copy memref arguments of public functions and constants into fresh buffers",
+             _P + "lower.device_memory:copy_in"),
+    PassInfo("tad-allocate-on-device", "Allocate host-code buffers as CUDA managed memory (gpu.alloc host_shared)",
+             _P + "lower.device_memory:allocate"),
     PassInfo("tad-lower-to-llvm", "Fuse, bufferize, free buffers early and lower to the LLVM dialect",
              _P + "lower.to_llvm:pipeline", is_pipeline=True),
+    PassInfo("tad-lower-to-nvvm", "Map to GPU blocks and threads, lower to NVVM and embed PTX for an NVIDIA GPU",
+             _P + "lower.to_nvvm:pipeline", is_pipeline=True),
 )}
 
 

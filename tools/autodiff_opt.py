@@ -78,7 +78,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
     parser.add_argument("input", nargs="?", default="-", help="input file (default: stdin)")
     option("-h", "--help", action="help", help="show this help and exit")
-    option("-o", dest="output", default="-", metavar="FILE", help="output file (default: stdout)")
+    option("-o", dest="output", metavar="FILE", help="output file (default: stdout; none with --export)")
     option("--pass-pipeline", metavar="PIPELINE",
            help="textual pipeline, e.g. 'builtin.module(tad-verify, canonicalize)'")
     option("--split-input-file", action="store_true",
@@ -87,6 +87,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
            help="check produced diagnostics against expected-* comments")
     option("--tad-remat-report", metavar="FILE",
            help="write what tad-remat stored and recomputed (JSON) to FILE")
+    option("--export", metavar="DIR",
+           help="lower with the pipeline, then write a shared library, C header and ctypes loader "
+                "to DIR (the input holds the entry as a func.func on static tensors)")
+    option("--export-name", metavar="NAME", help="name of the exported library and function (default: DIR's name)")
+    option("--entry", default="main", metavar="NAME", help="the function --export exports (default: main)")
     option("--allow-unregistered-dialect", action="store_true",
            help="accept ops of dialects that are not registered")
     option("--mlir-print-ir-after-all", action="store_true", help="print the IR after every pass (stderr)")
@@ -100,6 +105,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     args = parser.parse_args(rest)
     if args.pass_pipeline is not None and elements:
         parser.error("--pass-pipeline cannot be combined with pass flags")
+    if args.export and (args.split_input_file or args.verify_diagnostics):
+        parser.error("--export cannot be combined with --split-input-file or --verify-diagnostics")
     args.pipeline = args.pass_pipeline or (f"builtin.module({','.join(elements)})" if elements else "")
     if args.tad_remat_report:
         args.pipeline = re.sub(r"tad-remat(\{([^}]*)\})?",
@@ -379,6 +386,8 @@ class _Driver:
         try:
             module = self.ir.Module.parse(chunk, self.ctx)
             self.verify_pm.run(module.operation)
+            if self.args.export:
+                return self._export(module)
             if self.pm is not None:
                 self.pm.run(module.operation)
             output = self._print(module)
@@ -391,6 +400,24 @@ class _Driver:
                 self.diags, parse_expectations(chunk),
                 lambda where, message: self.source.print("error", where, message))
         return output, output is not None
+
+    def _export(self, module) -> tuple[Optional[str], bool]:
+        """Lower ``module`` with the pipeline and write the --export artefact (MLIRError escapes)."""
+        from tensorad.errors import ExportError
+        from tensorad.export import export, prepare_entry
+
+        args = self.args
+        try:
+            in_avals, out_avals = prepare_entry(module, args.entry)
+            if self.pm is not None:
+                self.pm.run(module.operation)
+            export(module, args.export, in_avals, out_avals, name=args.export_name, entry=args.entry)
+        except ExportError as err:
+            entry = [op for op in module.body.operations
+                     if "sym_name" in op.attributes and op.attributes["sym_name"].value == args.entry]
+            self.source.print("error", file_location(entry[0].location) if entry else None, str(err))
+            return None, False
+        return self._print(module), True
 
     def _print(self, module) -> str:
         args = self.args
@@ -437,14 +464,16 @@ def run(argv: Sequence[str]) -> int:
     driver.close()
     ok = all(fine for _, fine in results)
     output = f"{SPLIT_MARKER}\n".join(out or "" for out, _ in results)
-    if args.output == "-":
+    # With --export the artefact is the output: the lowered IR is printed only when asked for.
+    output_file = args.output or ("" if args.export else "-")
+    if output_file == "-":
         sys.stdout.write(output)
         sys.stdout.flush()
-    elif ok:
+    elif ok and output_file:
         try:
-            Path(args.output).write_text(output, encoding="utf-8")
+            Path(output_file).write_text(output, encoding="utf-8")
         except OSError as err:
-            return _error(f"cannot write output file '{args.output}': {err.strerror}")
+            return _error(f"cannot write output file '{output_file}': {err.strerror}")
     return 0 if ok else 1
 
 

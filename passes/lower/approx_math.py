@@ -15,7 +15,9 @@ approximation patterns, which these Python bindings do not expose):
   ``tanh`` rounds to +-1), Eigen's rational approximation, and ``x`` itself
   for ``|x| < 4e-4``; relative error below 4e-7.
 
-NaN stays NaN. Scalars and float64 keep libm's correctly rounded functions.
+NaN stays NaN. Scalars and float64 keep libm's correctly rounded functions,
+except with ``scalars=true``: GPU kernels work on float32 scalars, and
+without the CUDA toolkit's libdevice there is no ``expf``/``tanhf`` to call.
 
 Examples
 --------
@@ -53,12 +55,14 @@ _TANH_NUM = (-2.76076847742355e-16, 2.00018790482477e-13, -8.60467152213735e-11,
 _TANH_DEN = (1.19825839466702e-06, 1.18534705686654e-04, 2.26843463243900e-03, 4.89352518554385e-03)
 
 
-def run(op: ir.Operation, pass_) -> None:
-    """Expand every float32 vector ``math.exp``/``math.tanh`` inside ``op``."""
+def run(op: ir.Operation, pass_, scalars: str = "false") -> None:
+    """Expand every float32 vector (and with ``scalars=true`` scalar) ``math.exp``/``math.tanh`` inside ``op``."""
     targets = []
+    with_scalars = scalars == "true"
 
     def collect(inner: ir.Operation):
-        if inner.name in _EXPANSIONS and _is_f32_vector(inner.results[0].type):
+        t = inner.results[0].type if inner.name in _EXPANSIONS else None
+        if t is not None and (_is_f32_vector(t) or (with_scalars and isinstance(t, ir.F32Type))):
             targets.append(inner)
         return ir.WalkResult.ADVANCE
 
@@ -75,19 +79,22 @@ def _is_f32_vector(t: ir.Type) -> bool:
 
 
 class _Builder:
-    """Splat constants and the few ops the expansions need, for one vector type."""
+    """Constants (splats for vectors) and the few ops the expansions need, for one type."""
 
-    def __init__(self, vector_type: ir.VectorType):
-        self.type = vector_type
-        self.int_type = ir.VectorType.get(vector_type.shape, ir.IntegerType.get_signless(32))
+    def __init__(self, value_type: ir.Type):
+        self.type = value_type
+        i32 = ir.IntegerType.get_signless(32)
+        self.vector = isinstance(value_type, ir.VectorType)
+        self.int_type = ir.VectorType.get(value_type.shape, i32) if self.vector else i32
 
     def const(self, value: float) -> ir.Value:
-        attr = ir.FloatAttr.get(ir.F32Type.get(), value)
-        return arith.constant(self.type, ir.DenseElementsAttr.get_splat(self.type, attr))
+        return self._constant(self.type, ir.FloatAttr.get(ir.F32Type.get(), value))
 
     def int_const(self, value: int) -> ir.Value:
-        attr = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), value)
-        return arith.constant(self.int_type, ir.DenseElementsAttr.get_splat(self.int_type, attr))
+        return self._constant(self.int_type, ir.IntegerAttr.get(ir.IntegerType.get_signless(32), value))
+
+    def _constant(self, t: ir.Type, attr: ir.Attribute) -> ir.Value:
+        return arith.constant(t, ir.DenseElementsAttr.get_splat(t, attr) if self.vector else attr)
 
     def horner(self, x: ir.Value, coefficients) -> ir.Value:
         """``c0 x**k + ... + ck`` with one FMA per coefficient."""

@@ -40,12 +40,18 @@ _TENSOR_STAGES = (
     "canonicalize",
     "tad-widen-bools",
 )
-_BUFFER_STAGES = (
-    "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}",
+_BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
+              " allow-return-allocs-from-loops}")
+# Shared with tad-lower-to-nvvm, which puts its own pass between bufferization and these.
+_DEALLOC_STAGES = (
     "buffer-deallocation-pipeline",
     "tad-free-after-last-use",
     "tad-widen-bools",
     "convert-bufferization-to-memref",
+)
+_BUFFER_STAGES = (
+    _BUFFERIZE,
+    *_DEALLOC_STAGES,
     "func.func(convert-linalg-to-loops)",
     "scf-forall-to-parallel",
 )

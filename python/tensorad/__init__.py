@@ -16,7 +16,7 @@ array(3.)
 import importlib
 
 _PUBLIC = {
-    "errors": ("CompileError", "ConcretizationError", "TensoradError", "TracingError"),
+    "errors": ("CompileError", "ConcretizationError", "DeviceError", "ExportError", "TensoradError", "TracingError"),
     "compiler": ("Jitted", "Lowered", "compile_mlir", "jit"),
     "runtime": ("CallStats", "last_call_stats", "live_bytes"),
     "autodiff": ("custom_vjp", "grad", "hessian", "jacfwd", "jacrev", "jvp", "stop_gradient",

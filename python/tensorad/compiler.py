@@ -37,6 +37,9 @@ STAGES: tuple = (
     ("linalg", "tad-lower-to-linalg"),
     ("llvm", "tad-lower-to-llvm"),
 )
+# GPU code branches off after "linalg": host LLVM with the kernels' PTX embedded.
+GPU_STAGES: tuple = (*STAGES[:-1], ("nvvm", "tad-lower-to-nvvm"))
+DEVICES = ("cpu", "gpu")
 _ENTRY = "main"
 
 
@@ -62,11 +65,12 @@ def _prepare_entry(entry: ir.Operation) -> None:
 
 
 def _run_stages(module: ir.Module, last: str, remat_options: str = "") -> None:
-    for name, pipeline in STAGES:
+    for name, pipeline in GPU_STAGES if last == "nvvm" else STAGES:
         if remat_options:
             pipeline = pipeline.replace("tad-remat", f"tad-remat{{{remat_options}}}")
-        if name == "llvm":
+        if name in ("llvm", "nvvm"):
             _prepare_entry(module.body.operations[0])  # the entry point comes first
+        if name == "llvm":
             pipeline += f"{{threads={num_threads()}}}"
         try:
             run_pipeline(module, pipeline)
@@ -85,15 +89,18 @@ class Lowered:
     out_tree : tensorad.tree.TreeDef
     """
 
-    def __init__(self, module: ir.Module, in_avals, out_tree, out_avals, remat_options: str = ""):
+    def __init__(self, module: ir.Module, in_avals, out_tree, out_avals, remat_options: str = "",
+                 device: str = "cpu"):
         self._text = module.operation.get_asm(enable_debug_info=True)
         self.in_avals, self.out_tree, self.out_avals = in_avals, out_tree, out_avals
-        self.remat_options = remat_options
+        self.remat_options, self.device = remat_options, device
 
     def as_text(self, stage: str = "tad", debug_info: bool = False) -> str:
-        """The IR after ``stage``: one of ``"tad"``, ``"differentiated"``, ``"linalg"``, ``"llvm"``.
+        """The IR after ``stage``: one of ``"tad"``, ``"differentiated"``, ``"linalg"``, ``"llvm"``, ``"nvvm"``.
 
-        With ``debug_info``, every op shows its location (the user's ``file:line``).
+        ``"nvvm"`` is the GPU code (``tad-lower-to-nvvm``): host LLVM with the
+        kernels' PTX in ``gpu.binary`` ops; it needs no GPU. With
+        ``debug_info``, every op shows its location (the user's ``file:line``).
 
         Examples
         --------
@@ -101,7 +108,7 @@ class Lowered:
         >>> "linalg.generic" in ta.jit(lambda x: x + 1.0).lower(np.ones(3)).as_text("linalg")
         True
         """
-        names = [name for name, _ in STAGES]
+        names = [name for name, _ in STAGES] + [GPU_STAGES[-1][0]]
         if stage not in names:
             raise ValueError(f"unknown stage {stage!r}; choose one of {names}")
         module = ir.Module.parse(self._text, TraceState.context())
@@ -111,16 +118,38 @@ class Lowered:
     def compile(self) -> "Compiled":
         """Lower to LLVM and JIT-compile."""
         module = ir.Module.parse(self._text, TraceState.context())
-        _run_stages(module, "llvm", self.remat_options)
-        return Compiled(Executable(module, _ENTRY, self.in_avals, self.out_avals), self.out_tree)
+        _run_stages(module, "nvvm" if self.device == "gpu" else "llvm", self.remat_options)
+        return Compiled(Executable(module, _ENTRY, self.in_avals, self.out_avals, device=self.device), self.out_tree,
+                        module, self.in_avals)
 
 
 class Compiled:
     """A compiled function for one signature: takes the flat list of input arrays."""
 
-    def __init__(self, executable: Executable, out_tree):
+    def __init__(self, executable: Executable, out_tree, module: ir.Module | None = None,
+                 in_avals: Sequence = ()):
         self.executable, self.out_tree = executable, out_tree
         self._one_array = out_tree.kind == "leaf"  # no pytree to rebuild
+        # The LLVM-dialect module, kept for export().
+        self.module, self.in_avals = module, list(in_avals)
+
+    def export(self, path, name: str | None = None):
+        """Write a self-contained artefact: ``lib<name>.so``, ``<name>.h`` and a ctypes loader ``<name>.py``.
+
+        It runs without MLIR, tensorad or numpy; see :mod:`tensorad.export`
+        for the layout and the calling convention. Outputs are the flat
+        leaves of the result pytree.
+
+        Examples
+        --------
+        >>> import numpy as np, tensorad as ta
+        >>> f = ta.jit(lambda x: x * 2.0)
+        >>> f.lower(np.ones(3)).compile().export("build/double")  # doctest: +SKIP
+        PosixPath('build/double')
+        """
+        from .export import export
+
+        return export(self.module, path, self.in_avals, self.executable.out_avals, name=name)
 
     def __call__(self, flat_arrays: Sequence[np.ndarray]) -> Any:
         results = self.executable(flat_arrays)
@@ -188,8 +217,11 @@ def _as_input_array(leaf) -> np.ndarray:
 class Jitted:
     """A function compiled on first call for each (shapes, dtypes, static args) signature."""
 
-    def __init__(self, fun: Callable, static_argnums: Sequence[int] = (), memory_budget=None):
-        self.fun = fun
+    def __init__(self, fun: Callable, static_argnums: Sequence[int] = (), memory_budget=None,
+                 device: str = "cpu"):
+        if device not in DEVICES:
+            raise ValueError(f"unknown device {device!r}; choose one of {DEVICES}")
+        self.fun, self.device = fun, device
         self.static_argnums = tuple(sorted(static_argnums))
         self.remat_options = "" if memory_budget is None else f"budget={memory_budget}"
         self._cache: dict = {}
@@ -224,7 +256,7 @@ class Jitted:
         in_avals = [(a.shape, a.dtype) for a in arrays]
         module, out_tree, out_avals = trace_function(self._with_statics(static), in_avals,
                                                      _ENTRY, in_tree)
-        return Lowered(module, in_avals, out_tree, out_avals, self.remat_options)
+        return Lowered(module, in_avals, out_tree, out_avals, self.remat_options, self.device)
 
     def lower(self, *args, **kwargs) -> Lowered:
         """Trace for these arguments' shapes and dtypes; see :meth:`Lowered.as_text`."""
@@ -258,7 +290,7 @@ class Jitted:
 
 
 def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = (),
-        memory_budget: int | str | None = None):
+        memory_budget: int | str | None = None, device: str = "cpu"):
     """Compile ``fun`` with MLIR; recompiles once per (shapes, dtypes, static args).
 
     Parameters
@@ -273,6 +305,10 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
         ``tad-remat`` recomputes forward values in the backward sweep instead of
         storing them, as little as it can; a budget no schedule meets raises
         ``CompileError`` naming the smallest feasible one.
+    device : str
+        ``"cpu"`` or ``"gpu"``: an NVIDIA GPU through ``tad-lower-to-nvvm``
+        and the CUDA driver (``DeviceError`` at the first call where there
+        is none; ``lower(...).as_text("nvvm")`` works everywhere).
 
     Examples
     --------
@@ -284,5 +320,5 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
     if isinstance(static_argnums, int):
         static_argnums = (static_argnums,)
     if fun is None:
-        return lambda f: Jitted(f, static_argnums, memory_budget)
-    return Jitted(fun, static_argnums, memory_budget)
+        return lambda f: Jitted(f, static_argnums, memory_budget, device)
+    return Jitted(fun, static_argnums, memory_budget, device)

@@ -17,3 +17,11 @@ class TracingError(TensoradError, ValueError):
 
 class CompileError(TensoradError, RuntimeError):
     """The MLIR pipeline rejected a program; the message carries MLIR's diagnostics."""
+
+
+class DeviceError(TensoradError, RuntimeError):
+    """The requested device cannot run code here (``device="gpu"`` without a CUDA driver)."""
+
+
+class ExportError(TensoradError, ValueError):
+    """An ahead-of-time export cannot be written (bad name or folder, unsupported types, a failing tool)."""

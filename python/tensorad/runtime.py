@@ -16,6 +16,11 @@ runtime, loaded once per process.
 
 Inputs are passed without copies: descriptors point at the numpy data.
 
+GPU code (``device="gpu"``, lowered by ``tad-lower-to-nvvm``) runs through
+``libmlir_cuda_runtime.so``: its ``mgpuMemAlloc``/``mgpuMemFree`` are
+wrapped so that device (managed) memory is counted like host memory, and
+results are copied out of device memory into numpy arrays, then freed.
+
 Examples
 --------
 >>> import numpy as np, tensorad as ta
@@ -37,7 +42,11 @@ import numpy as np
 from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 
+from .errors import DeviceError
+
 RUNTIME_LIBRARIES = ("libmlir_c_runner_utils.so",)
+CUDA_RUNTIME_LIBRARY = "libmlir_cuda_runtime.so"
+CUDA_DRIVER = "libcuda.so.1"
 ASYNC_RUNTIME_LIBRARY = "libmlir_async_runtime.so"
 # Functions of the async runtime that multi-threaded code calls (one is spelled "Runtim" upstream).
 _ASYNC_PREFIX = "mlirAsyncRuntim"
@@ -71,6 +80,37 @@ def _async_functions(module: ir.Module) -> list:
     return names
 
 
+@lru_cache(maxsize=None)
+def _cuda_runtime() -> ctypes.CDLL:
+    """MLIR's CUDA runtime wrappers, loaded once per process; needs the CUDA driver."""
+    try:
+        ctypes.CDLL(CUDA_DRIVER)
+    except OSError:
+        raise DeviceError(f"device='gpu' needs an NVIDIA GPU and its CUDA driver ({CUDA_DRIVER}), "
+                          "which this machine does not have; lower(...).as_text('nvvm') still shows "
+                          "the GPU code and its PTX") from None
+    lib = ctypes.CDLL(os.path.join(mlir_library_dir(), CUDA_RUNTIME_LIBRARY))
+    lib.mgpuMemAlloc.restype = ctypes.c_void_p
+    lib.mgpuMemAlloc.argtypes = [ctypes.c_uint64, ctypes.c_void_p, ctypes.c_bool]
+    lib.mgpuMemFree.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    return lib
+
+
+def cuda_available() -> bool:
+    """Whether ``device="gpu"`` can run here (the CUDA driver loads).
+
+    Examples
+    --------
+    >>> isinstance(cuda_available(), bool)
+    True
+    """
+    try:
+        _cuda_runtime()
+    except (DeviceError, OSError):
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class CallStats:
     """Memory facts of one call of compiled code.
@@ -79,7 +119,7 @@ class CallStats:
     ----------
     peak_live_bytes : int
         Most bytes the call held allocated at once (requested sizes, including
-        alignment padding), results included.
+        alignment padding), results included; for GPU code, device bytes.
     live_allocations : int
         Allocations of compiled code still alive after the call, not counting
         the results handed back: 0 unless something leaks.
@@ -128,12 +168,16 @@ class Allocator:
             buf = np.empty(size, np.uint8)
         address = buf.ctypes.data
         self.buffers[address] = buf
+        self.count_allocation(size)
+        return address
+
+    def count_allocation(self, size: int) -> None:
+        """Count ``size`` more live bytes (host or device)."""
         self.live_bytes += size
         self.allocated_bytes += size
         self.count += 1
         if self.live_bytes > self.peak_bytes:
             self.peak_bytes = self.live_bytes
-        return address
 
     def _free(self, address: int) -> None:
         buf = self.buffers.pop(address, None)
@@ -163,6 +207,34 @@ class Allocator:
                                     ctypes.cast(self.free_hook, ctypes.c_void_p))
 
 
+class DeviceMemory:
+    """Wraps ``mgpuMemAlloc``/``mgpuMemFree`` of GPU code so that ``ALLOCATOR`` counts device bytes."""
+
+    def __init__(self):
+        self.sizes: dict[int, int] = {}
+        self.alloc_hook = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p,
+                                           ctypes.c_bool)(self._alloc)
+        self.free_hook = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)(self.free)
+
+    def _alloc(self, size: int, stream, host_shared: bool) -> int:
+        address = _cuda_runtime().mgpuMemAlloc(size, stream, host_shared)
+        self.sizes[address] = size
+        ALLOCATOR.count_allocation(size)
+        return address
+
+    def free(self, address: int, stream=None) -> None:
+        """Free device memory at ``address`` (a result once copied out, or from compiled code)."""
+        size = self.sizes.pop(address, None)
+        if size is not None:
+            ALLOCATOR.live_bytes -= size
+            _cuda_runtime().mgpuMemFree(address, stream)
+
+    def register(self, engine: ExecutionEngine) -> None:
+        """Make ``engine``'s GPU code allocate through these hooks."""
+        engine.raw_register_runtime("mgpuMemAlloc", ctypes.cast(self.alloc_hook, ctypes.c_void_p))
+        engine.raw_register_runtime("mgpuMemFree", ctypes.cast(self.free_hook, ctypes.c_void_p))
+
+
 class _Recycled:
     """The base of a large result array: its buffer goes back to the pool when the array is gone."""
 
@@ -178,6 +250,7 @@ class _Recycled:
 
 
 ALLOCATOR = Allocator()
+DEVICE_MEMORY = DeviceMemory()
 # (peak live bytes, live allocations, allocations) of the last call: a CallStats
 # is built only when asked for, not on every call.
 _last_counts = (0, 0, 0)
@@ -234,14 +307,22 @@ class Executable:
     in_avals, out_avals : sequence of (shape, dtype)
     opt_level : int
         LLVM optimization level.
+    device : str
+        ``"gpu"`` for a module from ``tad-lower-to-nvvm``: loads the CUDA
+        runtime wrappers, or raises ``DeviceError`` without a CUDA driver.
     """
 
     def __init__(self, module: ir.Module, name: str, in_avals: Sequence, out_avals: Sequence,
-                 opt_level: int = 3):
+                 opt_level: int = 3, device: str = "cpu"):
         libs = [os.path.join(mlir_library_dir(), lib) for lib in RUNTIME_LIBRARIES]
+        self.on_gpu = device == "gpu"
+        if self.on_gpu:
+            libs.append(_cuda_runtime()._name)
         async_functions = _async_functions(module)
         self.engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=libs)
         ALLOCATOR.register(self.engine)
+        if self.on_gpu:
+            DEVICE_MEMORY.register(self.engine)
         for function in async_functions:
             self.engine.raw_register_runtime(
                 function, ctypes.cast(getattr(_async_runtime(), function), ctypes.c_void_p))
@@ -280,7 +361,10 @@ class Executable:
         alloc.pool_limit = max(alloc.pool_limit, alloc.allocated_bytes - allocated)
         results = [self._result(desc, shape, dtype)
                    for desc, (shape, dtype) in zip(self._out_descs, self.out_avals)]
-        _last_counts = (peak, len(alloc.buffers), alloc.count - count)
+        if self.on_gpu:  # results were copied out of device memory
+            for desc in self._out_descs:
+                DEVICE_MEMORY.free(desc.allocated)
+        _last_counts = (peak, len(alloc.buffers) + len(DEVICE_MEMORY.sizes), alloc.count - count)
         return results
 
     @staticmethod

@@ -1,0 +1,100 @@
+"""``tad-lower-to-nvvm``: the named pipeline from tensors to NVIDIA GPU kernels (PTX) and host LLVM.
+
+Stages, in order:
+
+1. the tensor stages of ``tad-lower-to-llvm`` (elementwise ops fused into
+   ``linalg.generic``), then one-shot bufferization;
+2. ``tad-copy-arguments-to-device``: arguments and constants are copied
+   into fresh buffers, then ownership-based deallocation as on the CPU;
+3. ``tad-allocate-on-device``: every buffer is CUDA managed memory
+   (``gpu.alloc host_shared``), the copies of step 2 become
+   ``gpu.memcpy``; ``tad-map-to-gpu``: every linalg op and buffer copy
+   becomes a ``gpu.launch`` (tiles to blocks and threads with
+   ``scf.forall`` and the transform dialect; contractions through 32 x 32
+   tiles of workgroup memory with ``gpu.barrier``);
+4. ``gpu-kernel-outlining``; float32 ``exp``/``tanh`` become polynomials
+   (``tad-approximate-math{scalars=true}``): without the CUDA toolkit
+   there is no libdevice to call;
+5. ``nvvm-attach-target``, ``gpu.module(convert-gpu-to-nvvm)``, the host
+   code to LLVM as on the CPU, ``gpu-to-llvm`` (launches and allocations
+   become calls of ``libmlir_cuda_runtime.so``'s ``mgpu*`` functions), and
+   ``gpu-module-to-binary``: the kernels as PTX text (``format=isa``) in a
+   ``gpu.binary``, which the CUDA driver compiles when the module is loaded
+   (no ``ptxas`` needed), or ``format=llvm`` / ``offloading`` for the NVVM IR.
+
+PTX versions: each ``chip`` gets the oldest PTX ISA that supports it, so
+the oldest CUDA driver that knows the chip can load the kernels:
+
+=========  ==========  =====================
+chip       features    CUDA driver at least
+=========  ==========  =====================
+sm_70      +ptx60      9.0
+sm_75      +ptx63      10.0
+sm_80      +ptx70      11.0
+sm_86      +ptx71      11.1
+sm_89      +ptx78      11.8
+sm_90      +ptx80      12.0
+sm_90a     +ptx80      12.0
+sm_100     +ptx86      12.8
+sm_120     +ptx87      12.8
+=========  ==========  =====================
+
+Examples
+--------
+>>> "nvvm-attach-target{chip=sm_90 features=+ptx80 O=3}" in pipeline()
+True
+>>> "features=+ptx70" in pipeline(chip="sm_80")
+True
+"""
+
+from __future__ import annotations
+
+from .to_llvm import _BUFFERIZE, _DEALLOC_STAGES, _LLVM_STAGES, _LOOP_STAGES, _TENSOR_STAGES
+
+PTX_FEATURES = {"sm_70": "+ptx60", "sm_75": "+ptx63", "sm_80": "+ptx70", "sm_86": "+ptx71", "sm_89": "+ptx78",
+                "sm_90": "+ptx80", "sm_90a": "+ptx80", "sm_100": "+ptx86", "sm_120": "+ptx87"}
+FORMATS = ("isa", "llvm", "offloading", "bin", "fatbin")
+
+
+def pipeline(chip: str = "sm_90", features: str = "", format: str = "isa", opt_level: str = "3") -> str:
+    """Return the pipeline text of ``tad-lower-to-nvvm``.
+
+    Parameters
+    ----------
+    chip : str
+        The GPU architecture, ``sm_XX``.
+    features : str
+        PTX ISA version, ``+ptxNN``; empty picks the one in the table above.
+    format : str
+        What ``gpu-module-to-binary`` embeds: ``isa`` (PTX text, default),
+        ``llvm``/``offloading`` (NVVM IR), or ``bin``/``fatbin`` (these need
+        ``ptxas`` from the CUDA toolkit).
+    opt_level : str
+        LLVM optimization level of the kernels.
+
+    Raises
+    ------
+    ValueError
+        For a chip without a known PTX version (when ``features`` is empty)
+        or an unknown format.
+
+    Examples
+    --------
+    >>> pipeline(format="llvm").endswith("gpu-module-to-binary{format=llvm}")
+    True
+    """
+    if not features:
+        if chip not in PTX_FEATURES:
+            raise ValueError(f"unknown chip '{chip}': choose one of {', '.join(PTX_FEATURES)}, "
+                             "or give its PTX version as features=+ptxNN")
+        features = PTX_FEATURES[chip]
+    if format not in FORMATS:
+        raise ValueError(f"unknown format '{format}': choose one of {', '.join(FORMATS)}")
+    stages = [*_TENSOR_STAGES, _BUFFERIZE, "tad-copy-arguments-to-device", *_DEALLOC_STAGES,
+              "tad-allocate-on-device", "tad-map-to-gpu", "func.func(convert-linalg-to-loops)",
+              "gpu-kernel-outlining", "tad-approximate-math{scalars=true}", *_LOOP_STAGES,
+              f"nvvm-attach-target{{chip={chip} features={features} O={opt_level}}}",
+              "gpu.module(convert-gpu-to-nvvm,canonicalize,reconcile-unrealized-casts)",
+              *_LLVM_STAGES, "gpu-to-llvm", "reconcile-unrealized-casts",
+              f"gpu-module-to-binary{{format={format}}}"]
+    return ",".join(stages)
