@@ -103,18 +103,24 @@ typedef struct {
 
 static void strided_copy(int64_t elem_size, int64_t rank, const char *src, const int64_t *sizes,
                          const int64_t *src_strides, char *dst, const int64_t *dst_strides) {
-  if (rank == 0) {
-    memmove(dst, src, elem_size);
-    return;
-  }
   for (int64_t i = 0; i < rank; ++i)
     if (sizes[i] == 0) return;
-  int64_t index[rank];
+  /* The innermost axes both sides store densely make one memcpy block, so a
+   * contiguous copy is one memcpy and a slice copies row by row. */
+  int64_t block = 1, outer = rank;
+  while (outer > 0 && src_strides[outer - 1] == block && dst_strides[outer - 1] == block)
+    block *= sizes[--outer];
+  size_t block_bytes = (size_t)(block * elem_size);
+  if (outer == 0) {
+    memmove(dst, src, block_bytes);
+    return;
+  }
+  int64_t index[outer];
   memset(index, 0, sizeof(index));
   for (;;) {
-    memmove(dst, src, elem_size);
-    /* Odometer increment of the multi-index, moving both pointers. */
-    int64_t axis = rank - 1;
+    memmove(dst, src, block_bytes);
+    /* Odometer increment of the outer multi-index, moving both pointers. */
+    int64_t axis = outer - 1;
     for (; axis >= 0; --axis) {
       src += src_strides[axis] * elem_size;
       dst += dst_strides[axis] * elem_size;
