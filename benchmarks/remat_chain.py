@@ -8,10 +8,14 @@ forward-and-backward step) and the step time; beside them Chen's sqrt(L)
 segments and store-nothing (one region around the whole network), run with
 ``tensorad.checkpoint`` in the same process.
 
+The solve time of each budget is that of the tier ``tensorad.jit`` chose
+(``auto``); a second table gives the chain, exact and mincut tiers' solve
+times on the same graph.
+
 Usage::
 
-    python benchmarks/remat_chain.py                       # 32 x 1024, batch 2048
-    python benchmarks/remat_chain.py --width 256 --batch 512 --reps 3
+    python benchmarks/remat_chain.py            # 32 x 1024 + tanh, batch 2048 (the issue's size)
+    python benchmarks/remat_chain.py --small    # 32 x 256, batch 512: a quick run
 """
 
 from __future__ import annotations
@@ -22,9 +26,14 @@ import re
 import time
 
 import numpy as np
+from mlir import ir
 
 import tensorad as ta
 import tensorad.numpy as tnp
+from tensorad.passes import remat
+from tensorad.passes.remat import cost
+from tensorad.passes.remat.graph import build
+from tensorad.tracing import TraceState
 
 
 def layers(h, ws):
@@ -64,6 +73,16 @@ def measure(loss, ws, x, reps, budget=None):
             "compile_s": compile_s, "status": main.status, "tier": main.tier}
 
 
+def solve_time(graph, budget, tier, time_limit=10.0):
+    """Seconds the ``tier`` solver takes for ``budget`` on ``graph``, and the tier it ended in."""
+    start = time.perf_counter()
+    try:
+        used, solution = remat._solve(graph, budget, tier, time_limit)
+    except remat.RematError:
+        return time.perf_counter() - start, f"{tier}: not a chain", None
+    return time.perf_counter() - start, used, solution
+
+
 def smallest_budget(ws, x) -> int:
     """The smallest feasible budget, as the pass's error for an impossible one states it."""
     try:
@@ -79,7 +98,10 @@ def main(argv=None):
     parser.add_argument("--width", type=int, default=1024)
     parser.add_argument("--batch", type=int, default=2048)
     parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--small", action="store_true", help="width 256, batch 512")
     args = parser.parse_args(argv)
+    if args.small:
+        args.width, args.batch = 256, 512
     rng = np.random.default_rng(0)
     ws = [(rng.standard_normal((args.width, args.width)) / math.sqrt(args.width)).astype(np.float32)
           for _ in range(args.layers)]
@@ -94,16 +116,24 @@ def main(argv=None):
     budgets = [("budget 100%", base["peak"]), ("budget 75%", int(0.75 * base["peak"])),
                ("budget 50%", int(0.5 * base["peak"])), ("budget = Chen's peak", chen["peak"]),
                ("smallest feasible (pass-reported)", smallest_budget(ws, x))]
+    module = ir.Module.parse(ta.jit(ta.grad(store_all)).lower(ws, x).as_text("differentiated"),
+                             TraceState.context())
+    with module.context, ir.Location.unknown():
+        graph = build(module.body.operations[0].operation)
+    solves = {}
     for label, budget in budgets:
+        solves[label] = {tier: solve_time(graph, budget, tier) for tier in ("auto", "chain", "exact", "mincut")}
         try:
-            rows[label] = {**measure(store_all, ws, x, args.reps, budget), "budget": budget}
+            rows[label] = {**measure(store_all, ws, x, args.reps, budget), "budget": budget,
+                           "solve_s": solves[label]["auto"][0]}
         except ta.CompileError:
             rows[label] = {"budget": budget, "error": "infeasible"}
 
     print(f"deep chain: {args.layers} x dense {args.width}->{args.width} + tanh, batch {args.batch}, "
-          f"float32; one step = {step_flops / 1e9:.1f} GFLOP")
+          f"float32; one step = {step_flops / 1e9:.1f} GFLOP; graph of {len(graph.nodes)} nodes, "
+          f"store-all stage figure {cost.simulate(graph, {}).stage_peak / 1e6:.1f} MB")
     header = f"{'schedule':<36}{'budget MB':>10}{'peak MB':>9}{'pred MB':>9}{'peak<=budget':>13}" \
-             f"{'recompute':>10}{'step s':>8}{'x store-all':>12}{'compile s':>10}  tier/status"
+             f"{'recompute':>10}{'step s':>8}{'x store-all':>12}{'compile s':>10}{'solve s':>8}  tier/status"
     print(header)
     print("-" * len(header))
     for label, row in rows.items():
@@ -115,8 +145,19 @@ def main(argv=None):
         fits = "-" if budget is None else ("yes" if row["peak"] <= budget else "NO")
         print(f"{label:<36}{budget_text}{row['peak'] / 1e6:9.1f}{row['predicted'] / 1e6:9.1f}{fits:>13}"
               f"{100 * row['extra_flops'] / step_flops:9.1f}%{row['step_s']:8.2f}"
-              f"{row['step_s'] / base['step_s']:12.2f}{row['compile_s']:10.1f}  "
-              f"{row['tier']}/{row['status']}")
+              f"{row['step_s'] / base['step_s']:12.2f}{row['compile_s']:10.1f}"
+              f"{row.get('solve_s', float('nan')):8.2f}  {row['tier']}/{row['status']}")
+    print()
+    print(f"{'solve times (s), recompute % by tier':<36}" + "".join(f"{t:>22}" for t in ("chain", "exact", "mincut")))
+    for label, tiers in solves.items():
+        cells = []
+        for tier in ("chain", "exact", "mincut"):
+            seconds, used, solution = tiers[tier]
+            if solution is None or solution.recompute is None:
+                cells.append(f"{seconds:8.2f} {'infeasible' if solution else used:>13}"[:22])
+            else:
+                cells.append(f"{seconds:8.2f} {100 * solution.objective / step_flops:6.1f}% {solution.status:>6}"[:22])
+        print(f"{label:<36}" + "".join(f"{c:>22}" for c in cells))
 
 
 if __name__ == "__main__":

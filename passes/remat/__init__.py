@@ -10,8 +10,16 @@ peak live bytes fit it:
 
 * ``tier=exact``: the mixed-integer program of :mod:`.exact` (HiGHS, with a
   time limit; "optimal" only at MIP gap 0);
-* ``tier=greedy``: the evictions of :mod:`.greedy`, for large programs;
-* ``tier=auto`` (default): exact up to :data:`EXACT_NODE_LIMIT` nodes, else greedy.
+* ``tier=chain``: the dynamic program of :mod:`.chain`, for a forward that is
+  a chain of layers (a deep MLP) followed by its backward;
+* ``tier=mincut``: the byte-weighted min-cut plus greedy repair of
+  :mod:`.mincut`, for large programs;
+* ``tier=greedy``: the evictions of :mod:`.greedy` alone;
+* ``tier=auto`` (default): chain when the function is one and the chain tier
+  meets the budget, else exact up to :data:`EXACT_NODE_LIMIT` nodes, else mincut.
+
+Every plan is checked with :func:`.cost.simulate`: its stage figure (an
+upper bound of the peak live bytes) fits the budget.
 
 A budget no schedule meets is an error that names the smallest feasible one.
 ``report=<file.json>`` writes what was kept and recomputed, the predicted
@@ -46,7 +54,7 @@ import re
 
 from mlir import ir
 
-from . import cost, exact, greedy
+from . import chain, cost, exact, greedy, mincut
 from .graph import build
 from .report import FunctionReport, write
 from .rewrite import apply
@@ -84,16 +92,50 @@ def _inherit_policy(function: ir.Operation, policy: str) -> None:
             op.attributes["tad.policy"] = ir.StringAttr.get(policy)
 
 
+TIERS = ("auto", "chain", "exact", "mincut", "greedy")
+
+
+def _solve_chain(graph, budget: int):
+    """The chain tier as a :class:`~.exact.Solution` (None when ``graph`` is no chain)."""
+    found = chain.find(graph)
+    if found is None:
+        return None
+    if cost.simulate(graph, {}).stage_peak <= budget:
+        return exact.Solution({}, "optimal", 0.0, 0.0)
+    solution = chain.solve(found, budget)
+    if solution is None:
+        return exact.Solution(None, "infeasible", float("inf"), float("inf"),
+                              chain.smallest_budget(found))
+    plan = solution.plan()
+    # The program counts what simulate() counts; checking keeps the guarantee unconditional.
+    if cost.simulate(graph, plan).stage_peak > budget:
+        return exact.Solution(None, "infeasible", float("inf"), float("inf"), solution.peak)
+    return exact.Solution(plan, "optimal", float(solution.flops), 0.0)
+
+
 def _solve(graph, budget: int, tier: str, time_limit: float):
-    use_exact = tier == "exact" or (tier == "auto" and len(graph.nodes) <= EXACT_NODE_LIMIT)
-    if use_exact:
-        solution = exact.solve(graph, budget, time_limit)
+    if tier not in TIERS:
+        raise ValueError(f"unknown tier '{tier}'; known: {', '.join(TIERS)}")
+    chained = None
+    if tier in ("chain", "auto"):
+        chained = _solve_chain(graph, budget)
+        if chained is not None and (tier == "chain" or chained.recompute is not None):
+            return "chain", chained
+        if tier == "chain":
+            raise RematError(graph.block.owner.location, "tier=chain: the function is not a chain of "
+                             "layers followed by its backward (see tensorad.passes.remat.chain.find)")
+    if tier == "exact" or (tier == "auto" and len(graph.nodes) <= EXACT_NODE_LIMIT):
+        used, solution = "exact", exact.solve(graph, budget, time_limit)
         if solution.recompute is None:
             solution.smallest, solution.smallest_proven = exact.smallest_budget(graph, time_limit)
-        return "exact", solution
-    if tier not in ("greedy", "auto"):
-        raise ValueError(f"unknown tier '{tier}'; known: auto, exact, greedy")
-    return "greedy", greedy.solve(graph, budget)
+    elif tier == "greedy":
+        used, solution = "greedy", greedy.solve(graph, budget)
+    else:
+        used, solution = "mincut", mincut.solve(graph, budget)
+    if solution.recompute is None and chained is not None and not solution.smallest_proven:
+        # The chain tier may know a smaller feasible budget than the fallback reached.
+        solution.smallest = min(solution.smallest, chained.smallest)
+    return used, solution
 
 
 def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto",

@@ -41,20 +41,62 @@ def _closure(graph, node: int, stale) -> set:
     return needed
 
 
+def merge(*plans) -> dict:
+    """The union of schedules, stage by stage."""
+    merged: dict = {}
+    for plan in plans:
+        for stage, nodes in plan.items():
+            merged.setdefault(stage, set()).update(nodes)
+    return {stage: sorted(nodes) for stage, nodes in merged.items()}
+
+
+def recompute_after(graph, stale: set, start: int) -> dict:
+    """Recompute each ``stale`` node (with the stale inputs it needs) at its first read from ``start`` on.
+
+    Examples
+    --------
+    >>> recompute_after  # doctest: +ELLIPSIS
+    <function recompute_after at ...>
+    """
+    recompute: dict = {}
+    stale, members = set(stale), set(stale)
+    for t in range(start, len(graph.nodes)):
+        wanted = set()
+        for i in graph.nodes[t].inputs:
+            if i in stale:
+                wanted |= _closure(graph, i, stale)
+        if wanted:
+            recompute = _with(recompute, t, wanted & members)
+            stale -= wanted
+    return recompute
+
+
 def region_plan(graph) -> dict:
     """The schedule that honours every checkpoint region and recomputes nothing else."""
-    recompute: dict = {}
-    for interior, end in graph.regions:
-        stale, members = set(interior), set(interior)
-        for t in range(end + 1, len(graph.nodes)):
-            wanted = set()
-            for i in graph.nodes[t].inputs:
-                if i in stale:
-                    wanted |= _closure(graph, i, stale)
-            if wanted:
-                recompute = _with(recompute, t, wanted & members)
-                stale -= wanted
-    return recompute
+    return merge(*(recompute_after(graph, set(interior), end + 1) for interior, end in graph.regions))
+
+
+def _revived(graph, timeline, node: int, reader: int) -> set:
+    """``node`` and the inputs it needs recomputed with it at ``reader``: those whose copy is dead by then.
+
+    Recomputing a node alone would keep its inputs' old copies alive up to ``reader``.
+    """
+    latest = {}
+    for version, (stage, i, _) in enumerate(timeline.events):
+        if stage < reader:
+            latest[i] = version
+    needed, todo = set(), [node]
+    while todo:
+        i = todo.pop()
+        if i in needed:
+            continue
+        needed.add(i)
+        for p in graph.nodes[i].inputs:
+            version = latest.get(p)
+            if version is not None and graph.nodes[p].recomputable and graph.nodes[p].alias_of is None \
+                    and max(timeline.reads[version], default=-1) < reader:
+                todo.append(p)
+    return needed
 
 
 def _excess(timeline, budget: int) -> int:
@@ -85,7 +127,7 @@ def solve(graph, budget: int, start: dict | None = None) -> Solution:
         peak_stage = max(range(len(timeline.held)), key=timeline.held.__getitem__)
         best = None
         for reader, node in _evictions(graph, timeline, peak_stage):
-            candidate = _with(recompute, reader, {node})
+            candidate = _with(recompute, reader, _revived(graph, timeline, node, reader))
             trial = cost.simulate(graph, candidate)
             gain = _excess(timeline, budget) - _excess(trial, budget)
             if gain > 0:

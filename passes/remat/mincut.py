@@ -1,0 +1,101 @@
+"""The fallback tier for large graphs: a byte-weighted min-cut, then greedy repair.
+
+The program is split where store-all peaks (for a vjp function: between its
+forward and backward sweeps). Every value made before the split and read
+after it must cross it: stored, or recomputed after the split from stored
+values. The cheapest set to store, in bytes, is a minimum cut of the
+forward graph (each node split into an in- and an out-vertex joined by an
+edge of its bytes; arguments and input-less nodes are free sources, the
+crossing values feed the sink; values inside checkpoint regions and ops
+with side effects cannot be cut the other way round). What is not stored is
+recomputed at its first read after the split (:func:`.greedy.recompute_after`).
+:func:`.greedy.solve` then repairs that schedule, and the store-all one, until
+the stage figure fits the budget; the cheaper of the two is the answer.
+
+Examples
+--------
+>>> solve  # doctest: +ELLIPSIS
+<function solve at ...>
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import cost, greedy
+
+# Capacities are integers for scipy's max-flow; "infinite" must exceed any cut.
+_BIG = 2**52
+
+
+def _split(graph, timeline) -> int:
+    """The first stage after the forward sweep (or after store-all's peak)."""
+    if graph.backward is not None and any(graph.backward):
+        return graph.backward.index(True)
+    return max(range(len(timeline.held)), key=timeline.held.__getitem__) + 1
+
+
+def stored_cut(graph, split: int) -> set:
+    """Nodes made before ``split`` whose storing lets everything read after it be recomputed, fewest bytes.
+
+    Examples
+    --------
+    >>> stored_cut  # doctest: +ELLIPSIS
+    <function stored_cut at ...>
+    """
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import breadth_first_order, maximum_flow
+
+    users, nodes = graph.users(), graph.nodes
+    forward = range(min(split, len(nodes)))
+    interior = {i for region, _ in graph.regions for i in region}
+    crossing = {i for i in forward if i in graph.outputs or any(u >= split for u in users[i])}
+    source, sink = 2 * split, 2 * split + 1
+    rows, cols, caps = [], [], []
+
+    def edge(a, b, capacity):
+        rows.append(a)
+        cols.append(b)
+        caps.append(capacity)
+
+    for i in forward:
+        node = nodes[i]
+        # Storing i cuts its in->out edge; a region's interior may not be stored.
+        edge(2 * i, 2 * i + 1, _BIG if i in interior else max(1, node.bytes))
+        if not node.inputs or not node.recomputable:
+            edge(source, 2 * i, _BIG)  # nothing (else) to recompute it from
+        for p in node.inputs:
+            edge(2 * p + 1, 2 * i, _BIG)
+        if i in crossing:
+            edge(2 * i + 1, sink, _BIG)
+    matrix = csr_matrix((np.array(caps, dtype=np.int64), (rows, cols)), shape=(sink + 1, sink + 1))
+    # scipy's flow is skew-symmetric, so capacity - flow is the residual graph,
+    # reverse edges included; the source side of the cut is what it reaches.
+    residual = (matrix - maximum_flow(matrix, source, sink).flow).tocsr()
+    residual.data = (residual.data > 0).astype(np.int64)
+    residual.eliminate_zeros()
+    reached = set(breadth_first_order(residual, source, return_predecessors=False).tolist())
+    return {i for i in forward if 2 * i in reached and 2 * i + 1 not in reached}
+
+
+def start_plan(graph, split: int) -> dict:
+    """The store-the-cut schedule: everything crossing ``split`` and not in the cut is recomputed after it."""
+    stored = stored_cut(graph, split)
+    stale = {i for i in range(min(split, len(graph.nodes)))
+             if i not in stored and graph.nodes[i].recomputable}
+    return greedy.merge(greedy.region_plan(graph), greedy.recompute_after(graph, stale, split))
+
+
+def solve(graph, budget: int):
+    """A schedule whose stage figure fits ``budget``: the cheaper repair of the cut and of store-all.
+
+    Returns a :class:`~.exact.Solution` (``recompute`` None when neither repair fits;
+    ``smallest`` is then the least stage figure either reached).
+    """
+    split = _split(graph, cost.simulate(graph, {}))
+    tries = [greedy.solve(graph, budget, start) for start in (start_plan(graph, split), None)]
+    fitting = [s for s in tries if s.recompute is not None]
+    if fitting:
+        return min(fitting, key=lambda s: s.objective)
+    best = min(tries, key=lambda s: s.smallest)
+    return best
