@@ -30,17 +30,11 @@ from __future__ import annotations
 
 from mlir import ir
 
+from .walk import collect
+
 
 def _calls(op: ir.Operation) -> list:
-    found = []
-
-    def visit(inner: ir.Operation):
-        if inner.name == "func.call":
-            found.append(inner)
-        return ir.WalkResult.ADVANCE
-
-    op.walk(visit)
-    return found
+    return collect(op, lambda inner: inner.name == "func.call")
 
 
 def _inlinable(callee: ir.Operation) -> bool:

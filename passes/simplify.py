@@ -44,6 +44,7 @@ from mlir import ir
 from ..dialects import ops
 from ..dialects.rules import registrar
 from ..dialects.shapes import python_attrs
+from .walk import collect
 
 MARKERS = frozenset({"tad.stop_gradient", "tad.start_checkpoint", "tad.end_checkpoint"})
 # Upstream ops without side effects that DCE may erase (tad ops are all pure).
@@ -98,14 +99,7 @@ def run(op: ir.Operation, pass_) -> None:
 def _walk(op: ir.Operation) -> list:
     """Every op nested in ``op`` (not ``op`` itself), in post-order: within a
     block an op comes after the producers of its operands."""
-    found = []
-
-    def visit(inner: ir.Operation):
-        found.append(inner)
-        return ir.WalkResult.ADVANCE
-
-    op.walk(visit)
-    return found[:-1]
+    return collect(op)[:-1]
 
 
 def _fold_all(op: ir.Operation) -> bool:

@@ -15,9 +15,8 @@ approximation patterns, which these Python bindings do not expose):
   ``tanh`` rounds to +-1), Eigen's rational approximation, and ``x`` itself
   for ``|x| < 4e-4``; relative error below 4e-7.
 
-NaN stays NaN. Scalars and float64 keep libm's correctly rounded functions,
-except with ``scalars=true``: GPU kernels work on float32 scalars, and
-without the CUDA toolkit's libdevice there is no ``expf``/``tanhf`` to call.
+NaN stays NaN. Scalars and float64 keep libm's correctly rounded functions
+(and GPU kernels libdevice's).
 
 Examples
 --------
@@ -41,6 +40,8 @@ from typing import Callable
 from mlir import ir
 from mlir.dialects import arith, math
 
+from ..walk import collect
+
 # Cephes expf: ln 2 = _LN2_HI + _LN2_LO, and the polynomial's coefficients, highest first.
 _LOG2E, _LN2_HI, _LN2_LO = 1.44269504088896341, 0.693359375, -2.12194440e-4
 _EXP_POLY = (1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2,
@@ -55,18 +56,9 @@ _TANH_NUM = (-2.76076847742355e-16, 2.00018790482477e-13, -8.60467152213735e-11,
 _TANH_DEN = (1.19825839466702e-06, 1.18534705686654e-04, 2.26843463243900e-03, 4.89352518554385e-03)
 
 
-def run(op: ir.Operation, pass_, scalars: str = "false") -> None:
-    """Expand every float32 vector (and with ``scalars=true`` scalar) ``math.exp``/``math.tanh`` inside ``op``."""
-    targets = []
-    with_scalars = scalars == "true"
-
-    def collect(inner: ir.Operation):
-        t = inner.results[0].type if inner.name in _EXPANSIONS else None
-        if t is not None and (_is_f32_vector(t) or (with_scalars and isinstance(t, ir.F32Type))):
-            targets.append(inner)
-        return ir.WalkResult.ADVANCE
-
-    op.walk(collect)
+def run(op: ir.Operation, pass_) -> None:
+    """Expand every float32 vector ``math.exp``/``math.tanh`` inside ``op``."""
+    targets = collect(op, lambda inner: inner.name in _EXPANSIONS and _is_f32_vector(inner.results[0].type))
     for target in targets:
         with ir.InsertionPoint(target), target.location:
             value = _EXPANSIONS[target.name](_Builder(target.results[0].type), target.operands[0])

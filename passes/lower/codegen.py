@@ -54,6 +54,7 @@ from typing import Optional, Sequence
 from mlir import ir
 from mlir.dialects.transform import interpreter
 
+from ..walk import collect
 from .host import vector_bits as host_vector_bits
 
 # An op is split over threads only when it runs at least this many loop
@@ -102,18 +103,9 @@ def run(op: ir.Operation, pass_, threads: str = "1", vector_bits: str = "0") -> 
     n_threads = int(threads)
     _hoist_transposes(op)
     _clone_shared_fills(op)
-    schedules = []
-
-    def collect(inner: ir.Operation):
-        loops = _Loops.of(inner)
-        if loops is not None:
-            schedule = _schedule(inner, loops, bits, n_threads)
-            if schedule is not None:
-                schedules.append(schedule)
-        return ir.WalkResult.ADVANCE
-
-    op.walk(collect)
-    _apply(schedules)
+    schedules = [_schedule(inner, loops, bits, n_threads) for inner in collect(op)
+                 if (loops := _Loops.of(inner)) is not None]
+    _apply([s for s in schedules if s is not None])
 
 
 # --- before tiling ---------------------------------------------------------------------
@@ -143,15 +135,7 @@ def _hoist_transposes(module: ir.Operation) -> None:
     (see ``tad-lower-to-linalg``); a weight used in every step of a loop
     would otherwise be transposed once per step.
     """
-    transposes = []
-
-    def collect(inner: ir.Operation):
-        if inner.name == "linalg.transpose":
-            transposes.append(inner)
-        return ir.WalkResult.ADVANCE
-
-    module.walk(collect)
-    for op in transposes:
+    for op in collect(module, lambda inner: inner.name == "linalg.transpose"):
         init = _defining_op(op.operands[1])
         while op.parent.name in _LOOPS and _defined_outside(op.operands[0], op.parent):
             loop = op.parent
@@ -505,15 +489,7 @@ def _clone_shared_fills(module: ir.Operation) -> None:
     Bufferization writes an op's result into its init's buffer; a shared
     init would be filled once and copied for each op that writes into it.
     """
-    shared = []
-
-    def collect(inner: ir.Operation):
-        if _is_fill(inner) and len(list(inner.results[0].uses)) > 1:
-            shared.append(inner)
-        return ir.WalkResult.ADVANCE
-
-    module.walk(collect)
-    for fill in shared:
+    for fill in collect(module, lambda op: _is_fill(op) and len(list(op.results[0].uses)) > 1):
         inits = [use for use in fill.results[0].uses if use.owner.name.startswith("linalg.")
                  and use.operand_number >= len(use.owner.operands) - len(use.owner.results)]
         for use in inits[1:] if len(inits) == len(list(fill.results[0].uses)) else inits:

@@ -39,7 +39,14 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import gpu, memref
 
+from ..walk import collect, position_in_block
+
 _COPY_IN = "tad.copy_in"
+
+
+def _is_launch(op: ir.Operation) -> bool:
+    """Kernel bodies stay as they are: only host code moves to managed memory."""
+    return op.name == "gpu.launch"
 
 
 def copy_in(op: ir.Operation, pass_) -> None:
@@ -52,31 +59,15 @@ def copy_in(op: ir.Operation, pass_) -> None:
         for argument in entry.arguments:
             if isinstance(argument.type, ir.MemRefType):
                 _copy_to_fresh_buffer(argument, ir.InsertionPoint.at_block_begin(entry), fn.location)
-    globals_ = []
-
-    def visit(inner: ir.Operation):
-        if inner.name == "memref.get_global":
-            globals_.append(inner)
-        return ir.WalkResult.ADVANCE
-
-    op.walk(visit)
-    for get in globals_:
-        after = get.operation.block.operations[_index(get) + 1]
+    for get in collect(op, lambda inner: inner.name == "memref.get_global"):
+        after = get.operation.block.operations[position_in_block(get) + 1]
         _copy_to_fresh_buffer(get.results[0], ir.InsertionPoint(after), get.location)
 
 
 def allocate(op: ir.Operation, pass_) -> None:
     """Allocate host-code buffers as managed memory (``gpu.alloc host_shared``)."""
-    targets = []
-
-    def visit(inner: ir.Operation):
-        if inner.name == "gpu.launch":
-            return ir.WalkResult.SKIP
-        if inner.name in ("memref.alloc", "memref.dealloc") or _COPY_IN in inner.attributes:
-            targets.append(inner)
-        return ir.WalkResult.ADVANCE
-
-    op.walk(visit, ir.WalkOrder.PRE_ORDER)
+    targets = collect(op, lambda inner: inner.name in ("memref.alloc", "memref.dealloc")
+                      or _COPY_IN in inner.attributes, prune=_is_launch)
     for target in targets:
         with ir.InsertionPoint(target), target.location:
             if target.name == "memref.dealloc":
@@ -106,13 +97,6 @@ def _synchronously(build) -> None:
 
 def _is_private(fn: ir.Operation) -> bool:
     return "sym_visibility" in fn.attributes and ir.StringAttr(fn.attributes["sym_visibility"]).value == "private"
-
-
-def _index(op: ir.Operation) -> int:
-    for i, other in enumerate(op.operation.block.operations):
-        if other.operation == op.operation:
-            return i
-    raise ValueError("op not in its block")
 
 
 def _copy_to_fresh_buffer(value: ir.Value, where: ir.InsertionPoint, location: ir.Location) -> None:

@@ -43,6 +43,8 @@ from mlir import ir
 from mlir.dialects import linalg
 from mlir.dialects.transform import interpreter
 
+from ..walk import collect, position_in_block
+
 _CONTRACTIONS = {"linalg.contract": None, "linalg.matmul": [True, True, False],
                  "linalg.batch_matmul": [True, True, True, False]}
 # Threads per block for ops without shared memory: 64 along the innermost loop.
@@ -69,18 +71,9 @@ def run(op: ir.Operation, pass_) -> None:
 
 def _host_ops(op: ir.Operation, wanted) -> list:
     """Ops of host code (outside any ``gpu.launch``) for which ``wanted`` holds, in order."""
-    found = []
-
-    def visit(inner: ir.Operation):
-        if inner.name == "gpu.launch":
-            return ir.WalkResult.SKIP
-        if wanted(inner):
-            found.append(inner)
-            return ir.WalkResult.SKIP  # a linalg op's body holds no ops to map
-        return ir.WalkResult.ADVANCE
-
-    op.walk(visit, ir.WalkOrder.PRE_ORDER)
-    return found
+    # A launch's body is device code; a wanted (linalg) op's body holds no ops to map.
+    return collect(op, lambda inner: inner.name != "gpu.launch" and wanted(inner),
+                   prune=lambda inner: inner.name == "gpu.launch" or wanted(inner))
 
 
 def _loop_kinds(op: ir.Operation) -> list:
@@ -180,19 +173,13 @@ def _map(op: ir.Operation, kinds: list, extents: list) -> None:
 
 def _copy_steps(blocks: ir.Operation, threads: dict) -> list:
     """Make the copies into workgroup memory ``linalg.copy`` ops split over the block's threads."""
-    copies = []
-
-    def visit(inner: ir.Operation):
-        if inner.name == "memref.copy" and _WORKGROUP in str(inner.operands[1].type):
-            copies.append(inner)
-        return ir.WalkResult.ADVANCE
-
-    blocks.walk(visit)
+    copies = collect(blocks, lambda inner: inner.name == "memref.copy"
+                     and _WORKGROUP in str(inner.operands[1].type))
     steps = []
     for n, copy in enumerate(copies):
         with ir.InsertionPoint(copy), copy.location:
             linalg.copy(copy.operands[0], outs=[copy.operands[1]])
-        new = copy.operation.block.operations[_index_in_block(copy) - 1]
+        new = copy.operation.block.operations[position_in_block(copy) - 1]
         new.attributes[_COPY] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), n)
         copy.erase()
         rank = ir.ShapedType(new.operands[1].type).rank
@@ -203,13 +190,6 @@ def _copy_steps(blocks: ir.Operation, threads: dict) -> list:
                   f"%c{n}t, %c{n}f = transform.structured.tile_using_forall %c{n} num_threads {_list(counts)} "
                   f"{_mapping('thread', axes)} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)"]
     return steps
-
-
-def _index_in_block(op: ir.Operation) -> int:
-    for i, other in enumerate(op.operation.block.operations):
-        if other.operation == op.operation:
-            return i
-    raise ValueError("op not in its block")
 
 
 def _parent_function(op: ir.Operation) -> ir.Operation:
@@ -231,25 +211,14 @@ def _apply(func_op: ir.Operation, match: str, handle: str, steps: list) -> None:
 
 def _tagged(func_op: ir.Operation, tag: str) -> ir.Operation:
     """The op of ``func_op`` carrying attribute ``tag``."""
-    found = []
-
-    def visit(inner: ir.Operation):
-        if tag in inner.attributes:
-            found.append(inner)
-        return ir.WalkResult.ADVANCE
-
-    func_op.walk(visit)
-    return found[0]
+    return collect(func_op, lambda inner: tag in inner.attributes)[0]
 
 
 def _clear_tags(func_op: ir.Operation) -> None:
-    def visit(inner: ir.Operation):
+    for inner in collect(func_op):
         for tag in (_TARGET, _BLOCKS, _COPY, _LAUNCH):
             if tag in inner.attributes:
                 del inner.attributes[tag]
-        return ir.WalkResult.ADVANCE
-
-    func_op.walk(visit)
 
 
 def _attribute_workgroup_buffers(func_op: ir.Operation, launch: ir.Operation) -> None:

@@ -33,6 +33,7 @@ from mlir.dialects import arith, linalg, tensor
 from ...dialects.ops import scalar_attr
 from ...dialects.rules import registrar
 from ...dialects.shapes import python_attrs
+from ..walk import collect
 
 Lowering = Callable[[ir.Operation], list]
 LOWERINGS: dict[str, Lowering] = {}
@@ -70,14 +71,7 @@ def run(op: ir.Operation, pass_) -> None:
     >>> "tad." in str(m)
     False
     """
-    tad_ops = []
-
-    def collect(inner: ir.Operation):
-        if inner.name.startswith("tad."):
-            tad_ops.append(inner)
-        return ir.WalkResult.ADVANCE
-
-    op.walk(collect)
+    tad_ops = collect(op, lambda inner: inner.name.startswith("tad."))
     missing = [o for o in tad_ops if o.name not in LOWERINGS]
     for o in missing:
         o.location.emit_error(f"'{o.name}' has no lowering to linalg (tad-lower-to-linalg)")

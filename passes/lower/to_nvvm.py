@@ -12,10 +12,13 @@ Stages, in order:
    becomes a ``gpu.launch`` (tiles to blocks and threads with
    ``scf.forall`` and the transform dialect; contractions through 32 x 32
    tiles of workgroup memory with ``gpu.barrier``);
-4. ``gpu-kernel-outlining``; float32 ``exp``/``tanh`` become polynomials
-   (``tad-approximate-math{scalars=true}``): without the CUDA toolkit
-   there is no libdevice to call;
-5. ``nvvm-attach-target``, ``gpu.module(convert-gpu-to-nvvm)``, the host
+4. ``convert-math-to-funcs`` (integer powers become functions, which
+   ``gpu-kernel-outlining`` then copies into the kernels' modules);
+5. ``nvvm-attach-target``, ``gpu.module(convert-gpu-to-nvvm)`` (other math
+   ops call libdevice's ``__nv_*`` functions, which ``gpu-module-to-binary``
+   links from the copy embedded in the MLIR package, so no CUDA toolkit is
+   needed, and inlines), ``tad-native-gpu-math`` (float32 ``sqrt`` as the
+   correctly rounded ``sqrt.rn``, not libdevice's ``sqrt.approx``), the host
    code to LLVM as on the CPU, ``gpu-to-llvm`` (launches and allocations
    become calls of ``libmlir_cuda_runtime.so``'s ``mgpu*`` functions), and
    ``gpu-module-to-binary``: the kernels as PTX text (``format=isa``) in a
@@ -92,9 +95,9 @@ def pipeline(chip: str = "sm_90", features: str = "", format: str = "isa", opt_l
         raise ValueError(f"unknown format '{format}': choose one of {', '.join(FORMATS)}")
     stages = [*_TENSOR_STAGES, _BUFFERIZE, "tad-copy-arguments-to-device", *_DEALLOC_STAGES,
               "tad-allocate-on-device", "tad-map-to-gpu", "func.func(convert-linalg-to-loops)",
-              "gpu-kernel-outlining", "tad-approximate-math{scalars=true}", *_LOOP_STAGES,
+              "convert-math-to-funcs", "gpu-kernel-outlining", *_LOOP_STAGES,
               f"nvvm-attach-target{{chip={chip} features={features} O={opt_level}}}",
-              "gpu.module(convert-gpu-to-nvvm,canonicalize,reconcile-unrealized-casts)",
+              "gpu.module(convert-gpu-to-nvvm,canonicalize,reconcile-unrealized-casts)", "tad-native-gpu-math",
               *_LLVM_STAGES, "gpu-to-llvm", "reconcile-unrealized-casts",
               f"gpu-module-to-binary{{format={format}}}"]
     return ",".join(stages)

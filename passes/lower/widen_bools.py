@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 from mlir import ir
 from mlir.dialects import arith
+from ..walk import collect
 
 _I1_WIDTH = 1
 
@@ -119,13 +120,7 @@ def _widen_store(op: ir.Operation) -> None:
 
 def run(op: ir.Operation, pass_) -> None:
     """Retype the boolean tensors and memrefs of the module ``op`` to bytes."""
-    ops: list = []
-
-    def collect(inner: ir.Operation):
-        ops.append(inner)
-        return ir.WalkResult.ADVANCE
-
-    op.walk(collect)  # post-order: nested ops come before their parents
+    ops = collect(op)  # post-order: nested ops come before their parents
     for inner in ops:
         for region in inner.regions:
             for block in region.blocks:

@@ -1,7 +1,7 @@
 // A fused elementwise chain (broadcast add, tanh) becomes one kernel: 64
 // threads along the contiguous dim (#gpu.block<x> on the innermost loop), 4
 // rows per block; the arguments are copied to managed memory first. tanh is
-// a polynomial (no libdevice call), and the kernel is PTX for sm_90.
+// libdevice's, linked and inlined (no call left), and the kernel is PTX for sm_90.
 // RUN: autodiff-opt %s --tad-lower-to-linalg --tad-lower-to-nvvm | FileCheck %s --implicit-check-not=__nv_
 // RUN: autodiff-opt %s --tad-lower-to-linalg --tad-lower-to-nvvm=chip=sm_80 | FileCheck %s --check-prefix=SM80
 

@@ -1,0 +1,85 @@
+"""Collecting the ops of a region tree before a pass rewrites them, and finding an op in its block.
+
+Passes gather their targets first and rewrite after the walk: changing IR
+while the bindings walk it would invalidate the walk.
+
+Examples
+--------
+>>> from mlir import ir
+>>> from tensorad.dialects import make_context
+>>> m = ir.Module.parse('''
+... func.func @f(%x: f32) -> f32 {
+...   %0 = arith.addf %x, %x : f32
+...   %1 = arith.mulf %0, %x : f32
+...   return %1 : f32
+... }''', make_context())
+>>> [op.name for op in collect(m.operation, lambda op: op.name.startswith("arith."))]
+['arith.addf', 'arith.mulf']
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from mlir import ir
+
+
+def _always(op: ir.Operation) -> bool:
+    return True
+
+
+def collect(root: ir.Operation, keep: Callable[[ir.Operation], bool] = _always,
+            prune: Callable[[ir.Operation], bool] | None = None) -> list:
+    """The ops nested in ``root`` (``root`` included) for which ``keep`` holds.
+
+    Parameters
+    ----------
+    root : mlir.ir.Operation
+    keep : callable
+        Which ops to return.
+    prune : callable, optional
+        Ops whose regions are not entered (they are still offered to ``keep``).
+
+    Returns
+    -------
+    list of mlir.ir.Operation
+        In post-order (within a block an op comes after the producers of its
+        operands, nested ops before their parent); with ``prune``, in
+        pre-order, as the walk must meet a parent first to skip its regions.
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> m = ir.Module.parse("func.func @f() { return }", make_context())
+    >>> [op.name for op in collect(m.operation)]
+    ['func.return', 'func.func', 'builtin.module']
+    >>> [op.name for op in collect(m.operation, prune=lambda op: op.name == "func.func")]
+    ['builtin.module', 'func.func']
+    """
+    found = []
+
+    def visit(op: ir.Operation):
+        if keep(op):
+            found.append(op)
+        return ir.WalkResult.SKIP if prune is not None and prune(op) else ir.WalkResult.ADVANCE
+
+    root.walk(visit, ir.WalkOrder.POST_ORDER if prune is None else ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+def position_in_block(op: ir.Operation) -> int:
+    """The index of ``op`` among the operations of its block.
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> m = ir.Module.parse("func.func @f() { return }", make_context())
+    >>> position_in_block(collect(m.operation, lambda op: op.name == "func.return")[0])
+    0
+    """
+    for i, other in enumerate(op.operation.block.operations):
+        if other.operation == op.operation:
+            return i
+    raise ValueError("op not in its block")

@@ -1,0 +1,64 @@
+"""Every elementwise math function of ``tensorad.numpy`` compiles to PTX that needs nothing outside itself.
+
+libdevice's ``__nv_*`` functions are linked and inlined by
+``gpu-module-to-binary``; an unresolved one would be an ``.extern .func``
+that the CUDA driver refuses to load. Where ``ptxas`` is found, the PTX is
+also assembled for ``sm_90``, which fails on any unresolved function.
+"""
+
+import functools
+import re
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+import tensorad as ta
+import tensorad.numpy as tnp
+
+pytestmark = pytest.mark.gpu
+
+
+def float_math(x, y):
+    unary = (tnp.exp, tnp.log, tnp.log1p, tnp.expm1, tnp.tanh, tnp.sin, tnp.cos, tnp.tan, tnp.sqrt, tnp.rsqrt,
+             tnp.abs, tnp.sign, tnp.floor, tnp.ceil, tnp.round)
+    binary = (tnp.power, tnp.arctan2, tnp.remainder, tnp.maximum, tnp.minimum)
+    return [f(x) for f in unary] + [f(x, y) for f in binary]
+
+
+def integer_math(x, y):
+    return [tnp.power(x, y), tnp.abs(x), tnp.sign(x), tnp.remainder(x, y)]
+
+
+def _ptxas() -> str | None:
+    return shutil.which("ptxas") or shutil.which("ptxas", path="/usr/local/cuda/bin")
+
+
+def _kernels(dtype) -> list[str]:
+    """The PTX text of every kernel of the functions above for ``dtype``."""
+    fun = integer_math if np.issubdtype(dtype, np.integer) else float_math
+    args = [np.arange(1, 65).astype(dtype)] * 2
+    text = ta.jit(fun, device="gpu").lower(*args).as_text("nvvm")
+    unescape = functools.partial(re.compile(r"\\([0-9A-F]{2})").sub, lambda m: chr(int(m[1], 16)))
+    return [unescape(s) for s in re.findall(r'assembly = "(.*?)"', text)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32], ids=["f32", "f64", "i32"])
+def test_math_kernels_have_no_external_calls(dtype, tmp_path):
+    kernels = _kernels(dtype)
+    assert kernels
+    ptxas = _ptxas()
+    for k, ptx in enumerate(kernels):
+        assert ".extern" not in ptx and "__nv_" not in ptx
+        if ptxas:
+            path = tmp_path / f"kernel{k}.ptx"
+            path.write_text(ptx)
+            done = subprocess.run([ptxas, "-arch=sm_90", str(path), "-o", str(tmp_path / "k.cubin")],
+                                  capture_output=True, text=True)
+            assert done.returncode == 0, done.stderr
+
+
+def test_float32_sqrt_is_correctly_rounded():
+    ptx = "".join(_kernels(np.float32))
+    assert "sqrt.rn.f32" in ptx and not re.search(r"\bsqrt\.approx", ptx)  # rsqrt.approx is libdevice's rsqrtf
