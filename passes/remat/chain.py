@@ -16,7 +16,11 @@ stage figure of :mod:`.cost` (every copy a stage makes counts for the whole
 stage) a sweep costs its whole length in memory at once, so keeping what it
 made costs nothing more at that stage: multi-level (Revolve-like) schedules
 only pay off where the tail's own bytes grow faster than the chain's values
-are freed, and this class is the one the solver is exact on.
+are freed, and this class is the one the solver is exact on. (On the deep
+MLP the exact tier's lower figures come instead from two things outside the
+class: making the tail's input-less constant again before each read, which
+:attr:`Chain.variant` measures and :func:`solve` tries, and splitting one
+sweep over the two stages before a read.)
 
 The program minimises recomputed FLOPs subject to the stage figure fitting
 the budget. Its memory terms are those of :func:`.cost.simulate` for such a
@@ -40,7 +44,7 @@ Examples
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -74,6 +78,16 @@ class Chain:
         Bytes of everything else at the stage a read layer would be recomputed.
     sweep : numpy.ndarray
         That stage (-1 for layers the tail does not read).
+    again : dict
+        ``stage -> nodes`` recomputed whatever the chain's schedule: in
+        :attr:`variant`, the tail's input-less values (the constant of a tanh
+        derivative, as big as an activation) made again before each read
+        instead of living across the whole backward.
+    again_flops : int
+        FLOPs of ``again``.
+    variant : Chain or None
+        The same chain measured with its input-less tail values recomputed
+        (None when it has none, or for the variant itself).
     """
 
     spine: list
@@ -86,6 +100,9 @@ class Chain:
     window: np.ndarray
     sweep_bg: np.ndarray
     sweep: np.ndarray
+    again: dict = field(default_factory=dict)
+    again_flops: int = 0
+    variant: "Chain | None" = None
 
     @property
     def length(self) -> int:
@@ -213,16 +230,34 @@ def find(graph):
         first, last = _reads(graph, users, spine, n)
         before = set(range(spine[-1] + 1)) - set(spine)
         if all(not graph.nodes[i].inputs for i in before) and _reversed_reads(first, last):
-            return _measure(graph, users, spine, first, last)
+            found = _measure(graph, users, spine, first, last, [])
+            leaves = _leaves(graph, users, spine)
+            if leaves:
+                found.variant = _measure(graph, users, spine, first, last, leaves)
+                for i in leaves:
+                    for u in users[i][1:]:
+                        found.variant.again.setdefault(u, []).append(i)
+                    found.variant.again_flops += graph.nodes[i].flops * (len(users[i]) - 1)
+            return found
         spine = spine[:-1]
     return None
 
 
-def _background(graph, users, spine: list) -> np.ndarray:
+def _leaves(graph, users, spine: list) -> list:
+    """Input-less tail values worth making again before each read (read more than once)."""
+    read_by_chain = {p for i in spine for p in graph.nodes[i].inputs}
+    return [i for i, node in enumerate(graph.nodes)
+            if not node.inputs and node.recomputable and node.alias_of is None and node.bytes
+            and i not in graph.outputs and i not in read_by_chain and i not in spine
+            and len(users[i]) > 1]
+
+
+def _background(graph, users, spine: list, again: list) -> np.ndarray:
     """Bytes of the nodes outside the chain live at each stage (``n + 1`` stages).
 
     A node the chain reads may be read again by any recomputation, so it is
-    counted live from its stage to the end.
+    counted live from its stage to the end. A node of ``again`` lives to its
+    first read, and each later read makes (and frees) a copy in its own stage.
     """
     n, inside = len(graph.nodes), set(spine)
     read_by_chain = {p for i in spine for p in graph.nodes[i].inputs}
@@ -231,14 +266,19 @@ def _background(graph, users, spine: list) -> np.ndarray:
         if i in inside or not node.bytes:
             continue
         end = n if i in graph.outputs or i in read_by_chain else max(users[i], default=i)
+        if i in again:
+            end = users[i][0]
+            for u in users[i][1:]:
+                delta[u] += node.bytes
+                delta[u + 1] -= node.bytes
         delta[i] += node.bytes
         delta[end + 1] -= node.bytes
     return np.cumsum(delta)[:n + 1]
 
 
-def _measure(graph, users, spine, first, last) -> Chain:
+def _measure(graph, users, spine, first, last, again: list) -> Chain:
     n, L = len(graph.nodes), len(spine)
-    bg = _background(graph, users, spine)
+    bg = _background(graph, users, spine, again)
     size = np.array([0] + [graph.nodes[i].bytes for i in spine], dtype=np.int64)
     flops = np.array([0] + [graph.nodes[i].flops for i in spine], dtype=np.int64)
     fwd_bg, fwd_after = np.zeros(L + 1), np.zeros(L + 1)
@@ -322,7 +362,10 @@ def _feasible(memory, budget, slots_of_budget, unit):
 def solve(chain: Chain, budget: int, slots: int = SLOTS):
     """The least-recompute schedule of ``chain`` whose stage figure fits ``budget`` bytes.
 
-    Returns a :class:`ChainSolution`, or None when no schedule of the class fits.
+    The program runs on the chain as found and on its :attr:`~Chain.variant`
+    (input-less tail values made again before each read); the schedule with
+    fewer recomputed FLOPs, theirs included, wins. Returns a
+    :class:`ChainSolution`, or None when no schedule of the class fits.
 
     Examples
     --------
@@ -330,6 +373,13 @@ def solve(chain: Chain, budget: int, slots: int = SLOTS):
     >>> solve(c, 12).flops, solve(c, 8).flops, solve(c, 7)
     (0, 3, None)
     """
+    found = [s for s in (_solve_one(c, budget, slots) for c in (chain, chain.variant) if c is not None)
+             if s is not None]
+    return min(found, key=lambda s: s.flops, default=None)
+
+
+def _solve_one(chain: Chain, budget: int, slots: int):
+    """:func:`solve` for one measurement of the chain."""
     L = chain.length
     positive = chain.bytes[1:][chain.bytes[1:] > 0]
     smallest = float(positive.min()) if positive.size else 1.0
@@ -363,7 +413,8 @@ def solve(chain: Chain, budget: int, slots: int = SLOTS):
         checkpoints.append(c)
         c, h = int(parent[c, h]), h - size_slots[c]
     checkpoints.reverse()
-    return ChainSolution(chain, checkpoints, int(reached.min()), figure(chain, checkpoints))
+    return ChainSolution(chain, checkpoints, int(reached.min()) + chain.again_flops,
+                         figure(chain, checkpoints))
 
 
 def figure(chain: Chain, checkpoints: list) -> int:
@@ -395,11 +446,11 @@ def plan_of(chain: Chain, checkpoints: list) -> dict:
     """
     terms = _segment_terms(chain)
     top = terms[4]
-    plan, below = {}, 0
+    plan, below = {stage: list(nodes) for stage, nodes in chain.again.items()}, 0
     for end in checkpoints:
         d = int(top[end])
         if d > below:
-            plan[int(chain.sweep[d])] = [chain.spine[l - 1] for l in range(below + 1, d + 1)]
+            plan.setdefault(int(chain.sweep[d]), []).extend(chain.spine[l - 1] for l in range(below + 1, d + 1))
         below = end
     return plan
 
