@@ -20,6 +20,9 @@ from pathlib import Path
 from mlir import ir
 from mlir.dialects import irdl
 
+from .lean import install as _install_lean_dialect_modules
+
+_install_lean_dialect_modules()
 IRDL_PATH = Path(__file__).with_name("tad.irdl.mlir")
 
 

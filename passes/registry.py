@@ -138,8 +138,8 @@ def _strip_module_anchor(text: str) -> str:
     return text
 
 
-def _python_pass(info: PassInfo, options: dict) -> Callable:
-    """Wrap a pass entry: no exception escapes, and tad ops are verified after it."""
+def _python_pass(info: PassInfo, options: dict, verify_each: bool = True) -> Callable:
+    """Wrap a pass entry: no exception escapes, and (with ``verify_each``) tad ops are verified after it."""
     function = info.load()
     known = [p for p in inspect.signature(function).parameters if p not in ("op", "pass_")]
     unknown = sorted(set(options) - set(known))
@@ -152,7 +152,7 @@ def _python_pass(info: PassInfo, options: dict) -> Callable:
         try:
             with op.context, op.location:  # passes build types and attributes
                 entry(op, pass_)
-                if info.name != "tad-verify":
+                if verify_each and info.name != "tad-verify":
                     from .verify import run as verify
                     verify(op, pass_)
         except Exception as err:  # a pass reports failure, it never raises
@@ -165,8 +165,10 @@ def _python_pass(info: PassInfo, options: dict) -> Callable:
     return run
 
 
-def add_pipeline(pm: PassManager, text: str) -> None:
+def add_pipeline(pm: PassManager, text: str, verify_each: bool = True) -> None:
     """Append the passes of pipeline ``text`` to ``pm`` (anchored at ``builtin.module``).
+
+    With ``verify_each`` false, tensorad passes skip ``tad-verify`` after themselves.
 
     Raises
     ------
@@ -189,15 +191,20 @@ def add_pipeline(pm: PassManager, text: str) -> None:
         options = _parse_options(rest.rstrip("}")) if brace else {}
         flush()
         if info.is_pipeline:
-            add_pipeline(pm, info.load()(**options))
+            add_pipeline(pm, info.load()(**options), verify_each)
         else:
-            pm.add(_python_pass(info, options), name=info.name, argument=info.name,
+            pm.add(_python_pass(info, options, verify_each), name=info.name, argument=info.name,
                    description=info.summary)
     flush()
 
 
-def build_pass_manager(text: str, ctx: ir.Context | None = None) -> PassManager:
+def build_pass_manager(text: str, ctx: ir.Context | None = None, verify_each: bool = True) -> PassManager:
     """Return a ``PassManager`` running pipeline ``text``.
+
+    ``verify_each`` (the default, as in ``mlir-opt``) verifies the IR after
+    every pass: MLIR's verifier, and ``tad-verify`` after tensorad passes.
+    Without it no pass is followed by a verification; :func:`run_pipeline`
+    then verifies once, at the end.
 
     Examples
     --------
@@ -205,10 +212,29 @@ def build_pass_manager(text: str, ctx: ir.Context | None = None) -> PassManager:
     >>> pm = build_pass_manager("tad-verify,cse", make_context())
     """
     pm = PassManager("builtin.module", context=ctx)
-    add_pipeline(pm, text)
+    pm.enable_verifier(verify_each)
+    add_pipeline(pm, text, verify_each)
     return pm
 
 
-def run_pipeline(module: ir.Module, text: str) -> None:
-    """Run pipeline ``text`` on ``module`` in place; raises ``mlir.ir.MLIRError`` on failure."""
-    build_pass_manager(text, module.context).run(module.operation)
+def run_pipeline(module: ir.Module, text: str, verify_each: bool = True) -> None:
+    """Run pipeline ``text`` on ``module`` in place; raises ``mlir.ir.MLIRError`` on failure.
+
+    With ``verify_each`` false the IR is verified once, after the last pass,
+    instead of after every pass (what the JIT does: verification between
+    passes is a large part of a compile's time). A broken pass is then
+    reported at the end of the pipeline rather than right after itself.
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> module = ir.Module.parse("func.func @f() { return }", make_context())
+    >>> run_pipeline(module, "canonicalize,cse", verify_each=False)
+    """
+    if verify_each:
+        build_pass_manager(text, module.context).run(module.operation)
+        return
+    build_pass_manager(text, module.context, verify_each=False).run(module.operation)
+    module.operation.verify()
+    if _strip_module_anchor(text) != "tad-verify":
+        build_pass_manager("tad-verify", module.context).run(module.operation)

@@ -50,8 +50,9 @@ from dataclasses import dataclass
 from typing import Callable, Sequence, Union
 
 from mlir import ir
-from mlir.dialects import arith, linalg, scf, tensor
+from mlir.dialects import arith, scf, tensor
 
+from . import linalg_ops as linalg
 from ...dialects.shapes import python_attrs
 from .to_linalg import _affine_map, _permuted, _splat, _zero, lowering
 

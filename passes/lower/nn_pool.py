@@ -44,11 +44,12 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 from mlir import ir
-from mlir.dialects import affine, arith, linalg, scf, tensor
+from mlir.dialects import affine, arith, scf, tensor
 
 from tensorad.dtypes import from_mlir
 
 from ...dialects.shapes import python_attrs
+from . import linalg_ops as linalg
 from .to_linalg import (_affine_map, _empty, _generic, _greater, _lowest,
                         _parallel, _splat, _static_slice_args, _zero, lowering)
 

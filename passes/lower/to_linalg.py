@@ -28,8 +28,9 @@ from math import prod
 from typing import Callable, Optional, Sequence
 
 from mlir import ir
-from mlir.dialects import arith, linalg, tensor
+from mlir.dialects import arith, tensor
 
+from . import linalg_ops as linalg
 from ...dialects.ops import scalar_attr
 from ...dialects.rules import registrar
 from ...dialects.shapes import python_attrs

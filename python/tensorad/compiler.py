@@ -16,6 +16,7 @@ module {
 from __future__ import annotations
 
 import functools
+import os
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -64,7 +65,17 @@ def _prepare_entry(entry: ir.Operation) -> None:
     entry.attributes["arg_attrs"] = ir.ArrayAttr.get([read_only] * n_args, ctx)
 
 
+def _verify_each() -> bool:
+    """Whether to verify the IR after every pass (``TENSORAD_VERIFY_EACH=1``), for debugging a pass.
+
+    By default each stage's IR is verified once, at the end of the stage:
+    verification after every pass would be a sixth of a compile's time.
+    """
+    return os.environ.get("TENSORAD_VERIFY_EACH", "0") not in ("", "0")
+
+
 def _run_stages(module: ir.Module, last: str, remat_options: str = "") -> None:
+    verify_each = _verify_each()
     for name, pipeline in GPU_STAGES if last == "nvvm" else STAGES:
         if remat_options:
             pipeline = pipeline.replace("tad-remat", f"tad-remat{{{remat_options}}}")
@@ -73,7 +84,7 @@ def _run_stages(module: ir.Module, last: str, remat_options: str = "") -> None:
         if name == "llvm":
             pipeline += f"{{threads={num_threads()}}}"
         try:
-            run_pipeline(module, pipeline)
+            run_pipeline(module, pipeline, verify_each)
         except ir.MLIRError as err:
             raise CompileError(f"stage '{name}' failed:\n{_format_mlir_error(err)}") from None
         if name == last:
