@@ -40,8 +40,9 @@ Examples
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import linalg
 from mlir.dialects.transform import interpreter
+
+from . import linalg_ops as linalg
 
 from ..walk import collect, position_in_block
 
@@ -142,9 +143,11 @@ def _map(op: ir.Operation, kinds: list, extents: list) -> None:
         reduction = [i for i, k in enumerate(kinds) if not k]
         k_sizes = [0 if kinds[i] else (min(extents[i], _MM_K_TILE) if i == reduction[-1] else 1)
                    for i in range(len(kinds))]
+        # One loop handle per tiled reduction dim (a convolution's filter gradient has three).
+        loops = [f"%k{i}" for i in range(len(reduction))]
         steps += [
-            f"%t1, %k = transform.structured.tile_using_for %t0 tile_sizes {_list(k_sizes)} "
-            ": (!transform.any_op) -> (!transform.any_op, !transform.any_op)",
+            f"%t1, {', '.join(loops)} = transform.structured.tile_using_for %t0 tile_sizes {_list(k_sizes)} "
+            f": (!transform.any_op) -> ({', '.join(['!transform.any_op'] * (1 + len(loops)))})",
             "%t2 = transform.structured.promote %t1 {operands_to_promote = [0, 1], "
             "mapping = [#gpu.memory_space<workgroup>]} : (!transform.any_op) -> !transform.any_op",
         ]
