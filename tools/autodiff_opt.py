@@ -61,7 +61,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     """
     from tensorad.passes.registry import PASSES
 
-    passes = "\n".join(f"  --{name:<24}{'(pipeline) ' if info.is_pipeline else ''}{info.summary}"
+    width = max(map(len, PASSES)) + 2
+    passes = "\n".join(f"  --{name:<{width}}{'(pipeline) ' if info.is_pipeline else ''}{info.summary}"
                        for name, info in PASSES.items())
     parser = _Parser(
         prog=PROG, add_help=False, allow_abbrev=False,
