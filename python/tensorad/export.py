@@ -6,8 +6,15 @@ that runs without MLIR, tensorad or numpy installed::
     DIR/lib<name>.so   the code and its runtime (export_runtime.c); rpath $ORIGIN
     DIR/<name>.h       the C entry point, one plain pointer per array
     DIR/<name>.py      a loader using only ctypes (numpy arrays when numpy is there)
-    DIR/libmlir_*.so   MLIR runtime libraries the code needs beyond export_runtime.c
-                       (the CUDA runtime of GPU code), with their dependencies
+    DIR/libmlir_*.so   MLIR runtime libraries the code needs beyond export_runtime.c,
+                       with their dependencies (none for tensorad's own lowerings)
+
+GPU code (lowered by ``tad-lower-to-nvvm``) has its kernels' PTX inside the
+library and gets export_cuda_runtime.c as well: the ``mgpu*`` functions it
+calls, on the CUDA driver (``libcuda.so.1``) loaded at run time with
+``dlopen``. It ships nothing else, builds without the CUDA toolkit, and needs
+an NVIDIA GPU and its driver only to run; ``<name>_gpu_error()`` says why it
+cannot run (the loader raises that as ``RuntimeError``).
 
 The module becomes LLVM IR with ``mlir-translate``, is optimized with ``opt
 -O3`` and compiled with ``llc`` (from the installed ``mlir`` and ``llvm``
@@ -18,7 +25,8 @@ Calling convention of ``void <name>(const T0 *in0, ..., U0 *out0, ...)``:
 inputs are contiguous row-major arrays of the exported shapes, only read;
 outputs are caller-provided contiguous buffers of the exported shapes,
 written by the call. ``uint64_t <name>_peak_bytes(void)`` gives the peak
-bytes the last call held allocated at once. Allocation failure aborts.
+bytes the last call held allocated at once (device buffers included for
+GPU code). Allocation failure, and a CUDA error during a call, abort.
 
 Examples
 --------
@@ -30,6 +38,7 @@ PosixPath('build/double')
 
 from __future__ import annotations
 
+import ctypes
 import importlib.util
 import math
 import os
@@ -57,7 +66,12 @@ _C_TYPES = {
     "bool": ("uint8_t", "B", 1),
 }
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_C_KEYWORDS = frozenset(
+    "auto break case char const continue default do double else enum extern float for goto if inline int "
+    "long register restrict return short signed sizeof static struct switch typedef union unsigned void "
+    "volatile while bool true false".split())
 _RUNTIME_SOURCE = Path(__file__).with_name("export_runtime.c")
+_CUDA_RUNTIME_SOURCE = Path(__file__).with_name("export_cuda_runtime.c")
 # Top-level ops that mlir-translate turns into LLVM IR (gpu.binary: embedded kernels).
 _TRANSLATABLE = re.compile(r"llvm\.|gpu\.binary\Z")
 
@@ -157,7 +171,8 @@ def _descriptor_words(rank: int) -> int:
 def _wrapper_source(name: str, entry: str, in_avals: list, out_avals: list, gpu: bool) -> str:
     """C source of the exported entry: builds memref descriptors and calls ``_mlir_ciface_<entry>``.
 
-    GPU code (``gpu``) returns device buffers, freed with ``mgpuMemFree``.
+    GPU code (``gpu``) first checks that it can run (driver, device,
+    kernels loaded) and may return device buffers, freed after the copy out.
     """
     params = [f"const {_C_TYPES[d][0]} *in{i}" for i, (_, d) in enumerate(in_avals)]
     params += [f"{_C_TYPES[d][0]} *out{i}" for i, (_, d) in enumerate(out_avals)]
@@ -172,6 +187,8 @@ def _wrapper_source(name: str, entry: str, in_avals: list, out_avals: list, gpu:
         total += _descriptor_words(len(shape))
     args = (["results"] if out_avals else []) + [f"d{i}" for i in range(len(in_avals))]
     lines.append(f"  int64_t results[{max(total, 1)}];")
+    if gpu:
+        lines.append("  tad_require_gpu();")
     lines.append("  tad_begin_call();")
     lines.append(f"  _mlir_ciface_{entry}({', '.join(args)});")
     for i, ((shape, d), at) in enumerate(zip(out_avals, offsets)):
@@ -181,24 +198,28 @@ def _wrapper_source(name: str, entry: str, in_avals: list, out_avals: list, gpu:
     lines.append(f"  tad_end_call({len(out_avals)}, allocated, {'tad_free_device' if gpu else 'NULL'});")
     lines.append("}")
     declaration = ", ".join(["int64_t *"] * len(args)) or "void"
-    device = ["void mgpuMemFree(void *, void *);",
-              "static void tad_free_device(void *ptr) { mgpuMemFree(ptr, NULL); }"] if gpu else []
     return "\n".join([
         f"\n/* --- generated: the entry {name} ---------------------------------------- */",
         f"void _mlir_ciface_{entry}({declaration});",
-        *device,
         *lines,
         f"uint64_t {name}_peak_bytes(void) {{ return tad_peak_bytes(); }}",
+        *([f"const char *{name}_gpu_error(void) {{ return tad_gpu_error(); }}"] if gpu else []),
         ""])
 
 
-def _header(name: str, in_avals: list, out_avals: list) -> str:
+def _header(name: str, in_avals: list, out_avals: list, gpu: bool) -> str:
     def shape_text(shape):
         return "x".join(map(str, shape)) or "scalar"
 
     params = [f"const {_C_TYPES[d][0]} *in{i} /* {shape_text(s)} */" for i, (s, d) in enumerate(in_avals)]
     params += [f"{_C_TYPES[d][0]} *out{i} /* {shape_text(s)} */" for i, (s, d) in enumerate(out_avals)]
     guard = f"{name.upper()}_H"
+    gpu_error = f"""
+/* GPU code: NULL when it can run here, else why not (no CUDA driver
+ * libcuda.so.1, no device, kernels the driver cannot load); {name} then
+ * prints that and aborts. */
+const char *{name}_gpu_error(void);
+""" if gpu else ""
     return f"""/* {name}.h: a function exported by tensorad (lib{name}.so beside this file).
  *
  * Every array is contiguous, row-major (C order), of the shape in its comment
@@ -223,7 +244,7 @@ void {name}({(',' + chr(10) + ' ' * (len(name) + 6)).join(params) or 'void'});
 
 /* Most bytes the last call held allocated at once, its outputs included. */
 uint64_t {name}_peak_bytes(void);
-
+{gpu_error}
 #ifdef __cplusplus
 }}
 #endif
@@ -268,7 +289,7 @@ _entry = _lib.{name}
 _entry.restype = None
 _entry.argtypes = [ctypes.c_void_p] * (len(INPUTS) + len(OUTPUTS))
 _lib.{name}_peak_bytes.restype = ctypes.c_uint64
-
+{gpu_setup}
 
 def _count(shape):
     n = 1
@@ -314,7 +335,7 @@ def {name}(*inputs):
     """Run the exported function on ``inputs`` (see INPUTS); return its outputs."""
     if len(inputs) != len(INPUTS):
         raise TypeError("{name} takes %d inputs, got %d" % (len(INPUTS), len(inputs)))
-    keep = []
+{gpu_check}    keep = []
     addresses = [_input_address(i, x, keep) for i, x in enumerate(inputs)]
     outputs = [_output(shape, dtype) for shape, dtype in OUTPUTS]
     _entry(*addresses, *[address for _, address in outputs])
@@ -326,6 +347,15 @@ def peak_bytes():
     """Most bytes the last call held allocated at once, its outputs included."""
     return _lib.{name}_peak_bytes()
 '''
+
+
+# The loader's lines for GPU code: the library says why it cannot run, the loader raises that.
+_LOADER_GPU_SETUP = """_lib.{name}_gpu_error.restype = ctypes.c_char_p
+"""
+_LOADER_GPU_CHECK = """    error = _lib.{name}_gpu_error()
+    if error:
+        raise RuntimeError("lib{name}.so cannot run here: " + error.decode())
+"""
 
 
 def _defined_symbols(path: str, dynamic: bool) -> set:
@@ -372,6 +402,15 @@ def _compile_object(module: ir.Module, work: Path) -> Path:
     return work / "module.o"
 
 
+def _is_loaded_symbol(name: str) -> bool:
+    """Whether ``name`` is already a symbol of this process: libc's, libm's, Python's."""
+    try:
+        getattr(ctypes.CDLL(None), name)
+    except AttributeError:
+        return False
+    return True
+
+
 def export(module: ir.Module, path, in_avals: Sequence, out_avals: Sequence,
            name: str | None = None, entry: str = "main") -> Path:
     """Write the artefact folder ``path`` for ``entry`` of an LLVM-dialect module.
@@ -410,9 +449,15 @@ def export(module: ir.Module, path, in_avals: Sequence, out_avals: Sequence,
     """
     path = Path(path)
     name = path.name if name is None else name
-    if not _IDENTIFIER.match(name) or name == entry or name.startswith(("_mlir", "mlir", "tad_")):
+    if not _IDENTIFIER.match(name) or name == entry or name.startswith(("_mlir", "mlir", "tad_")) \
+            or name in _C_KEYWORDS:
         raise ExportError(f"export name {name!r} must be a C identifier other than {entry!r} and not "
                           "start with _mlir, mlir or tad_ (pass name=...)")
+    if _is_loaded_symbol(name):
+        # A library defining e.g. `free` would clash with the C headers and
+        # take the place of libc's function in every program that loads it.
+        raise ExportError(f"export name {name!r} is a function the C library (or Python) already "
+                          "defines; choose another (pass name=...)")
     in_avals = [(tuple(s), _c_name(d)) for s, d in in_avals]
     out_avals = [(tuple(s), _c_name(d)) for s, d in out_avals]
     _check_lowered(module)
@@ -428,21 +473,30 @@ def export(module: ir.Module, path, in_avals: Sequence, out_avals: Sequence,
         obj = _compile_object(module, work)
         undefined = set(_run([_tool("llvm", "llvm-nm"), "--undefined-only", "--just-symbol-name", str(obj)],
                              "listing symbols").split())
-        gpu = "mgpuMemAlloc" in undefined
+        gpu = any(symbol.startswith("mgpu") for symbol in undefined)
         source = work / f"{name}.c"
-        source.write_text(_RUNTIME_SOURCE.read_text() + _wrapper_source(name, entry, in_avals, out_avals, gpu))
+        source.write_text(_RUNTIME_SOURCE.read_text() + (_CUDA_RUNTIME_SOURCE.read_text() if gpu else "")
+                          + _wrapper_source(name, entry, in_avals, out_avals, gpu))
         runtime = work / "runtime.o"
         _run([*cc, "-c", "-fPIC", "-O2", "-std=gnu11", "-o", str(runtime), str(source)], "compiling the runtime")
-        libraries = _runtime_libraries(undefined - _defined_symbols(str(runtime), dynamic=False))
+        unresolved = undefined - _defined_symbols(str(runtime), dynamic=False)
+        missing = sorted(symbol for symbol in unresolved if symbol.startswith("mgpu"))
+        if missing:
+            raise ExportError(f"the GPU code calls {', '.join(missing)}, which the export's CUDA runtime "
+                              f"({_CUDA_RUNTIME_SOURCE.name}) does not implement")
+        libraries = _runtime_libraries(unresolved)
         for lib in libraries:
             shutil.copy2(lib, path / lib.name)
         # Only the entry points are exported: the compiled `main` and the
         # runtime's functions stay inside, bound to each other.
-        (work / "exports.map").write_text(f"{{ global: {name}; {name}_peak_bytes; local: *; }};\n")
+        exported = [name, f"{name}_peak_bytes"] + ([f"{name}_gpu_error"] if gpu else [])
+        (work / "exports.map").write_text(f"{{ global: {'; '.join(exported)}; local: *; }};\n")
         _run([*cc, "-shared", "-o", str(path / f"lib{name}.so"), str(obj), str(runtime),
-              f"-Wl,--version-script={work / 'exports.map'}", "-Wl,-z,defs", "-Wl,-rpath,$ORIGIN", f"-L{path}", *[f"-l:{lib.name}" for lib in libraries],
-              "-lm", "-lpthread"], "linking")
-    (path / f"{name}.h").write_text(_header(name, in_avals, out_avals))
+              f"-Wl,--version-script={work / 'exports.map'}", "-Wl,-z,defs", "-Wl,-rpath,$ORIGIN", f"-L{path}",
+              *[f"-l:{lib.name}" for lib in libraries], "-lm", "-lpthread", *(["-ldl"] if gpu else [])], "linking")
+    (path / f"{name}.h").write_text(_header(name, in_avals, out_avals, gpu))
     (path / f"{name}.py").write_text(_LOADER.format(
-        name=name, inputs=[(list(s), d) for s, d in in_avals], outputs=[(list(s), d) for s, d in out_avals]))
+        name=name, inputs=[(list(s), d) for s, d in in_avals], outputs=[(list(s), d) for s, d in out_avals],
+        gpu_setup=_LOADER_GPU_SETUP.format(name=name) if gpu else "",
+        gpu_check=_LOADER_GPU_CHECK.format(name=name) if gpu else ""))
     return path

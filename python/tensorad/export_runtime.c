@@ -15,8 +15,10 @@
  *
  * The generated entry wrapper (export.py appends it to this file) calls
  * tad_begin_call, the compiled function, tad_copy_result per output and
- * tad_end_call. GPU code calls libmlir_cuda_runtime.so (shipped beside). Only the wrapper's symbols are exported (a version script
- * hides the rest), so two exported libraries can live in one process.
+ * tad_end_call. For GPU code, export_cuda_runtime.c (the mgpu* functions, on
+ * the CUDA driver loaded at run time) is appended before the wrapper. Only
+ * the wrapper's symbols are exported (a version script hides the rest), so
+ * two exported libraries can live in one process.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -154,7 +156,8 @@ static void tad_copy_result(const int64_t *words, int64_t rank, int64_t elem_siz
 
 /* Free the results' buffers once all are copied. Two results may share a
  * buffer; a result may alias an input or a constant (not ours: kept). GPU
- * results are device buffers, freed by free_device (NULL for CPU code). */
+ * results may be device buffers: free_device frees those that are ours
+ * (NULL for CPU code). */
 static void tad_end_call(int64_t count, void *const *allocated, void (*free_device)(void *)) {
   pthread_mutex_lock(&alloc_lock);
   int owned[count > 0 ? count : 1];

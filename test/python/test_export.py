@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,8 +20,9 @@ import tensorad as ta
 import tensorad.numpy as tnp
 from tensorad.dialects import make_context
 from tensorad.errors import ExportError
-from tensorad.export import export, prepare_entry
-from tensorad.passes.registry import PASSES, run_pipeline
+from tensorad.export import export
+from tensorad.passes.registry import PASSES
+from tensorad.runtime import cuda_available
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="export links with cc")
 
@@ -195,36 +200,130 @@ def test_errors(tmp_path):
         compiled.export(tmp_path / "my-lib")
     with pytest.raises(ExportError, match="export name 'main' must be a C identifier other than 'main'"):
         compiled.export(tmp_path / "x", name="main")
+    with pytest.raises(ExportError, match="export name 'memset' is a function the C library"):
+        compiled.export(tmp_path / "x", name="memset")
+    with pytest.raises(ExportError, match="export name 'int' must be a C identifier"):
+        compiled.export(tmp_path / "x", name="int")
     with pytest.raises(ExportError, match="cannot export arrays of float16"):
         export(compiled.module, tmp_path / "half", [((3,), np.float16)], [((3,), np.float16)])
     linalg = ta.jit(lambda x: x * 2.0).lower(np.ones(3)).as_text("linalg")
     module = ir.Module.parse(linalg, make_context())
     with pytest.raises(ExportError, match="not lowered to the LLVM dialect .*func.func @main"):
         export(module, tmp_path / "unlowered", [((3,), "float64")], [((3,), "float64")])
+    memset = ir.Module.parse("""
+        llvm.func @mgpuMemset32(!llvm.ptr, i32, i64, !llvm.ptr)
+        llvm.func @_mlir_ciface_main() {
+          %p = llvm.mlir.zero : !llvm.ptr
+          %c = llvm.mlir.constant(0 : i32) : i32
+          %n = llvm.mlir.constant(0 : i64) : i64
+          llvm.call @mgpuMemset32(%p, %c, %n, %p) : (!llvm.ptr, i32, i64, !llvm.ptr) -> ()
+          llvm.return
+        }""", make_context())
+    with pytest.raises(ExportError, match="calls mgpuMemset32, which the export's CUDA runtime "
+                                          r"\(export_cuda_runtime.c\) does not implement"):
+        export(memset, tmp_path / "uses_memset", [], [])
 
 
-GPU_MODULE = """
-func.func @main(%x: tensor<64x32xf32>, %w: tensor<32x16xf32>) -> tensor<64x16xf32> {
-  %0 = "tad.dot_general"(%x, %w) {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>,
-      lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 0>}
-      : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
-  %1 = math.tanh %0 : tensor<64x16xf32>
-  return %1 : tensor<64x16xf32>
-}
-"""
+CUDA_RUNTIME = Path(ta.__file__).with_name("export_cuda_runtime.c")
+CUDA_H = Path(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "include", "cuda.h")
+needs_gpu_pipeline = pytest.mark.skipif("tad-lower-to-nvvm" not in PASSES, reason="no GPU pipeline")
 
 
-@pytest.mark.skipif("tad-lower-to-nvvm" not in PASSES, reason="no GPU pipeline")
-def test_gpu_export_builds(tmp_path):
-    """The GPU artefact links against libmlir_cuda_runtime.so shipped beside it (not run: no GPU needed)."""
-    module = ir.Module.parse(GPU_MODULE, make_context())
-    in_avals, out_avals = prepare_entry(module)
-    run_pipeline(module, "tad-lower-to-linalg,tad-lower-to-nvvm")
-    folder = export(module, tmp_path / "gpu_mm", in_avals, out_avals)
-    try:
-        assert (folder / "libmlir_cuda_runtime.so").exists()
-        nm = subprocess.run(["nm", "-D", str(folder / "libgpu_mm.so")], capture_output=True, text=True,
-                            check=True).stdout
-        assert " T gpu_mm\n" in nm and " U mgpuLaunchKernel\n" in nm and " U mgpuMemFree\n" in nm
-    finally:
-        shutil.rmtree(folder)  # the CUDA runtime brings libLLVM.so along: 136 MB
+def gpu_export(tmp_path, name="mlp_grad_gpu"):
+    """The MLP gradient lowered for the GPU (no GPU needed) and exported; with its jitted step and inputs."""
+    step = ta.jit(ta.value_and_grad(mlp_loss), device="gpu")
+    args = mlp_args(np.float32)
+    lowered = step.lower(*args)
+    module = ir.Module.parse(lowered.as_text("nvvm"), make_context())
+    return export(module, tmp_path / name, lowered.in_avals, lowered.out_avals), step, args
+
+
+def run_loader(folder, name, code, env=None):
+    """Run ``code`` in `python -I -S` with the loader ``name`` imported as ``loader``."""
+    script = f"import sys\nsys.path.insert(0, {str(folder)!r})\nimport {name} as loader\n{code}"
+    return subprocess.run([sys.executable, "-I", "-S", "-c", script], capture_output=True, text=True,
+                          timeout=60, env=env)
+
+
+@needs_gpu_pipeline
+def test_gpu_export_is_self_contained(tmp_path):
+    # Only lib<name>.so: its mgpu* functions are export_cuda_runtime.c's, the
+    # driver is dlopen-ed, and no MLIR, LLVM or CUDA library is linked.
+    folder, _, _ = gpu_export(tmp_path)
+    assert sorted(p.name for p in folder.iterdir()) == ["libmlp_grad_gpu.so", "mlp_grad_gpu.h", "mlp_grad_gpu.py"]
+    library = folder / "libmlp_grad_gpu.so"
+    assert library.stat().st_size < 1 << 20
+    nm = subprocess.run(["nm", "-D", str(library)], capture_output=True, text=True, check=True).stdout
+    defined = {line.split()[-1] for line in nm.splitlines() if line.split()[-2] == "T"}
+    undefined = {line.split()[-1].split("@")[0] for line in nm.splitlines() if line.split()[-2] == "U"}
+    assert defined == {"mlp_grad_gpu", "mlp_grad_gpu_peak_bytes", "mlp_grad_gpu_gpu_error"}
+    assert "dlopen" in undefined and not [s for s in undefined if s.startswith(("mgpu", "cu", "mlir"))]
+    ldd = subprocess.run(["ldd", str(library)], capture_output=True, text=True, check=True).stdout
+    assert not [line for line in ldd.splitlines() if any(k in line for k in ("LLVM", "mlir", "MLIR", "cuda"))]
+    assert b"libcuda.so.1" in library.read_bytes()
+    assert "const char *mlp_grad_gpu_gpu_error(void);" in (folder / "mlp_grad_gpu.h").read_text()
+
+
+@needs_gpu_pipeline
+@pytest.mark.skipif(cuda_available(), reason="a CUDA driver is present (the next test runs the code)")
+def test_gpu_export_without_driver_is_a_clear_error(tmp_path):
+    folder, _, _ = gpu_export(tmp_path)
+    done = run_loader(folder, "mlp_grad_gpu", "loader.mlp_grad_gpu(*[b''] * len(loader.INPUTS))")
+    assert done.returncode == 1, done.stderr
+    assert ("RuntimeError: libmlp_grad_gpu.so cannot run here: the CUDA driver libcuda.so.1 cannot be "
+            "loaded (libcuda.so.1: cannot open shared object file") in done.stderr
+    # C callers: the entry prints the reason and aborts.
+    done = run_loader(folder, "mlp_grad_gpu", "loader._entry(*[None] * 9)")
+    assert done.returncode == -signal.SIGABRT
+    assert done.stderr.startswith("tensorad export: the CUDA driver libcuda.so.1 cannot be loaded")
+
+
+@needs_gpu_pipeline
+def test_gpu_export_with_a_driver_but_no_device(tmp_path):
+    # A stand-in libcuda.so.1 whose cuInit finds no device: every driver
+    # function the runtime uses is looked up by its versioned symbol, and the
+    # driver's error is reported by name.
+    symbols = re.findall(r"X\((\w+), (\w+),", CUDA_RUNTIME.read_text())
+    stubs = [f"int {symbol}(void) {{ return 999; }}" for _, symbol in symbols
+             if symbol not in ("cuInit", "cuGetErrorName", "cuGetErrorString")]
+    (tmp_path / "driver.c").write_text("\n".join([
+        "int cuInit(unsigned flags) { return 100; }",
+        'int cuGetErrorName(int e, const char **s) { *s = "CUDA_ERROR_NO_DEVICE"; return 0; }',
+        'int cuGetErrorString(int e, const char **s) { *s = "no CUDA-capable device is detected"; return 0; }',
+        *stubs, ""]))
+    (tmp_path / "driver").mkdir()
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(tmp_path / "driver" / "libcuda.so.1"),
+                    str(tmp_path / "driver.c")], check=True)
+    folder, _, _ = gpu_export(tmp_path)
+    env = {**os.environ, "LD_LIBRARY_PATH": str(tmp_path / "driver")}
+    done = run_loader(folder, "mlp_grad_gpu", "print(loader._lib.mlp_grad_gpu_gpu_error().decode())", env)
+    assert done.stdout == "cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)\n", done.stderr
+
+    (tmp_path / "driver.c").write_text("int cuInit(unsigned flags) { return 0; }\n")
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", str(tmp_path / "driver" / "libcuda.so.1"),
+                    str(tmp_path / "driver.c")], check=True)
+    done = run_loader(folder, "mlp_grad_gpu", "print(loader._lib.mlp_grad_gpu_gpu_error().decode())", env)
+    assert done.stdout.startswith("libcuda.so.1 has no cuDeviceGet: the NVIDIA driver is too old"), done.stderr
+
+
+@needs_gpu_pipeline
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA driver (libcuda.so.1) on this machine: GPU export not run")
+def test_gpu_export_runs_and_matches_cpu(tmp_path):
+    folder, step, args = gpu_export(tmp_path)
+    outputs, peak = run_isolated(folder, "mlp_grad_gpu", ta.tree.flatten(args)[0], tmp_path)
+    value, grads = ta.jit(ta.value_and_grad(mlp_loss))(*args)
+    for raw, want in zip(outputs, [value, *ta.tree.flatten(grads)[0]], strict=True):
+        np.testing.assert_allclose(np.frombuffer(raw, want.dtype).reshape(want.shape), want, rtol=1e-4, atol=1e-4)
+    step(*args)
+    assert peak == ta.last_call_stats().peak_live_bytes  # device and host bytes, as the jitted GPU code counts
+
+
+@pytest.mark.skipif(not CUDA_H.exists(), reason=f"no {CUDA_H} (CUDA toolkit) to check the declarations against")
+def test_cuda_declarations_match_cuda_h(tmp_path):
+    # Types, symbol versions (cuMemAlloc -> cuMemAlloc_v2) and constants that
+    # export_cuda_runtime.c declares itself are cuda.h's.
+    source = tmp_path / "check.c"
+    source.write_text(Path(ta.__file__).with_name("export_runtime.c").read_text() + CUDA_RUNTIME.read_text())
+    done = subprocess.run(["cc", "-fsyntax-only", "-std=gnu11", "-Wall", "-Werror", "-DTAD_CHECK_CUDA_H",
+                           f"-I{CUDA_H.parent}", str(source)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
