@@ -153,7 +153,10 @@ class _Loops:
     """The loop nest of a linalg op with static shapes.
 
     ``dims[k]`` lists, per result of operand ``k``'s indexing map, the loop it
-    reads (None for anything but a plain loop index).
+    reads (None for anything but a plain loop index). ``element_bits`` is the
+    widest element type among the operands: a tile of the innermost loop is
+    sized in registers of that type (a float32 operand of an op that writes
+    bytes still takes a register per 16 lanes on AVX-512).
     """
 
     sizes: list
@@ -198,11 +201,11 @@ class _Loops:
             return None
         if iterators is None:  # a named op: the loops its result reads are parallel
             iterators = [d in maps[-1] for d in range(rank)]
-        element = types[-1].element_type
-        bits = element.width if isinstance(element, (ir.FloatType, ir.IntegerType)) else 0
-        if bits < 8:
+        widths = [t.element_type.width if isinstance(t.element_type, (ir.FloatType, ir.IntegerType)) else 0
+                  for t in types]
+        if widths[-1] < 8:
             return None
-        return _Loops(sizes, iterators, maps, n_inputs, bits)
+        return _Loops(sizes, iterators, maps, n_inputs, max(widths))
 
 
 def _vectorizable_body(op: ir.Operation, n_inputs: int) -> bool:
