@@ -16,6 +16,10 @@ each op through the transform interpreter:
   register tile of ``MR`` rows by ``NR`` columns (``NR`` a multiple of the
   vector lanes) whose accumulators stay in vector registers across the
   contracting loop: ``MR`` broadcast-FMAs per column vector per step;
+* a large contraction (at least ``_PACK_MIN_ROWS`` rows, streamed operand
+  over ``_L2_BLOCK_BYTES``) first copies its streamed operand into
+  contiguous panels of the register tile's width (``_pack_streamed_operands``),
+  so its rows, a power of two apart, do not all fall into the same L1 sets;
 * **everything else** (elementwise chains, reductions, transposes): a tile of
   one vector along the innermost loop (up to four registers), every other
   loop stepping by one;
@@ -52,8 +56,10 @@ from math import prod
 from typing import Optional, Sequence
 
 from mlir import ir
+from mlir.dialects import tensor
 from mlir.dialects.transform import interpreter
 
+from . import linalg_ops as linalg
 from ..walk import collect
 from .host import vector_bits as host_vector_bits
 
@@ -72,6 +78,10 @@ _MAX_ROWS, _ROW_VECTORS = 8, 2
 # _L2_BLOCK_BYTES: its block of _CACHE_K x _CACHE_N elements stays in L2 while
 # every row block passes over it.
 _CACHE_K, _CACHE_N, _L2_BLOCK_BYTES = 256, 512, 512 * 1024
+# The streamed operand of a contraction with at least this many rows (and
+# larger than _L2_BLOCK_BYTES) is packed into panels of the register tile's
+# width: with fewer rows (an MLP's batch of 128) the copy costs what it saves.
+_PACK_MIN_ROWS = 256
 # Vector tile of other ops: at most this many registers along the innermost loop.
 _TILE_VECTORS = 4
 _COMBINERS = frozenset({
@@ -103,6 +113,7 @@ def run(op: ir.Operation, pass_, threads: str = "1", vector_bits: str = "0") -> 
     n_threads = int(threads)
     _hoist_transposes(op)
     _clone_shared_fills(op)
+    _pack_streamed_operands(op, bits)
     schedules = [_schedule(inner, loops, bits, n_threads) for inner in collect(op)
                  if (loops := _Loops.of(inner)) is not None]
     _apply([s for s in schedules if s is not None])
@@ -144,6 +155,89 @@ def _hoist_transposes(module: ir.Operation) -> None:
             if not _defined_outside(op.operands[1], loop):
                 break
             op.move_before(loop)
+
+
+def _pack_streamed_operands(module: ir.Operation, bits: int) -> None:
+    """Copy the streamed operand of a large matmul into panels of register-tile width.
+
+    ``C[i, j] += A[i, k] * B[k, j]`` with ``B`` row-major streams ``B``'s rows
+    ``j .. j+NR`` at a stride of a whole row: with rows a multiple of 4 KiB
+    apart every step of the contracting loop reads the same L1 sets, and the
+    panel is read from L2. ``B`` is copied (once per call, ``K x N`` against
+    the contraction's ``M x K x N``) into ``P[j / NR, k, j % NR]``, where each
+    panel is contiguous, and the contraction becomes one over ``(i, j / NR,
+    k, j % NR)`` writing the result as ``C[i, j / NR, j % NR]``, which is the
+    same buffer. A ``B`` that is itself a transpose (``δ·Wᵀ``) is packed from
+    the transpose's input in one copy.
+    """
+    for op in collect(module, lambda inner: inner.name == "linalg.contract"):
+        loops = _Loops.of(op)
+        if loops is None or len(loops.sizes) != 3 or op.parent.name in _LOOPS:
+            continue
+        dims = _contraction_dims(loops)
+        if dims is None or dims[0] is None:
+            continue
+        m, n = dims
+        k = next(d for d in range(3) if not loops.parallel[d])
+        streamed = next(s for s in range(2) if loops.dims[s][-1] == n)
+        other = 1 - streamed
+        if loops.dims[streamed] != [k, n] or loops.dims[2] != [m, n] or sorted(loops.dims[other]) != sorted([m, k]):
+            continue
+        lanes = max(bits // loops.element_bits, 1)
+        big, cols = loops.sizes[m], loops.sizes[n]
+        nr = _vector_tile(loops.sizes[n], lanes, _ROW_VECTORS)
+        depth = loops.sizes[k]
+        if (nr is None or nr % lanes or cols <= nr or big < _PACK_MIN_ROWS
+                or depth * cols * loops.element_bits // 8 <= _L2_BLOCK_BYTES):
+            continue
+        _pack(op, streamed, other, loops, m, k, nr)
+
+
+def _pack(op: ir.Operation, streamed: int, other: int, loops: "_Loops", m: int, k: int, nr: int) -> None:
+    b, init = op.operands[streamed], op.operands[2]
+    depth, cols = b.type.shape
+    element = b.type.element_type
+    panels = cols // nr
+    packed_type = ir.RankedTensorType.get([panels, depth, nr], element)
+    new_dim = {m: 0, k: 2}
+    maps = [None, None, None]
+    maps[other] = _map(4, [new_dim[d] for d in loops.dims[other]])
+    maps[streamed] = _map(4, [1, 2, 3])
+    maps[2] = _map(4, [0, 1, 3])
+    with ir.InsertionPoint(op), op.location:
+        source = _defining_op(b)
+        empty = tensor.EmptyOp([panels, depth, nr], element).result
+        if (source is not None and source.name == "linalg.transpose"
+                and list(ir.DenseI64ArrayAttr(source.attributes["permutation"])) == [1, 0]
+                and len(list(b.uses)) == 1):
+            x = source.operands[0]  # B = xᵀ: x[j, k]
+            split = tensor.ExpandShapeOp(ir.RankedTensorType.get([panels, nr, depth], element), x,
+                                         [[0, 1], [2]], [], [panels, nr, depth]).result
+            packed = linalg.transpose(split, outs=[empty], permutation=[0, 2, 1]).results[0]
+        else:
+            source = None
+            split = tensor.ExpandShapeOp(ir.RankedTensorType.get([depth, panels, nr], element), b,
+                                         [[0], [1, 2]], [], [depth, panels, nr]).result
+            packed = linalg.transpose(split, outs=[empty], permutation=[1, 0, 2]).results[0]
+        rows = init.type.shape[0]
+        out_type = ir.RankedTensorType.get([rows, panels, nr], element)
+        out = tensor.ExpandShapeOp(out_type, init, [[0], [1, 2]], [], [rows, panels, nr]).result
+        ins = [None, None]
+        ins[streamed], ins[other] = packed, op.operands[other]
+        result = linalg.contract(*ins, outs=[out], indexing_maps=maps)
+        flat = tensor.CollapseShapeOp(init.type, result, [[0], [1, 2]]).result
+    op.results[0].replace_all_uses_with(flat)
+    op.erase()
+    if source is not None:
+        transposed_init = source.operands[1]
+        source.erase()
+        empty_op = _defining_op(transposed_init)
+        if empty_op is not None and empty_op.name == "tensor.empty" and not list(transposed_init.uses):
+            empty_op.erase()
+
+
+def _map(n_dims: int, dims: Sequence[int]) -> ir.AffineMap:
+    return ir.AffineMap.get(n_dims, 0, [ir.AffineDimExpr.get(d) for d in dims])
 
 
 # --- what an op computes -------------------------------------------------------------
@@ -351,6 +445,15 @@ def _contraction_dims(loops: _Loops) -> Optional[tuple]:
     return (rows[-1] if rows else None), n
 
 
+def _panel_dim(loops: _Loops, n: int) -> Optional[int]:
+    """The panel loop of a contraction whose streamed operand is packed ``[panel, k, n]``, or None."""
+    streamed = [dims for dims in loops.dims[:2] if dims and dims[-1] == n]
+    out = loops.dims[2]
+    if len(streamed) != 1 or len(streamed[0]) != 3 or len(out) < 2 or out[-2:] != [streamed[0][0], n]:
+        return None
+    return streamed[0][0] if loops.parallel[streamed[0][0]] else None
+
+
 def _schedule(op: ir.Operation, loops: _Loops, bits: int, threads: int) -> Optional[_Schedule]:
     lanes = max(bits // loops.element_bits, 1)
     if op.name == "linalg.contract":
@@ -387,10 +490,17 @@ def _contraction_schedule(op, loops: _Loops, dims: tuple, lanes: int, threads: i
     schedule.threads = _thread_tiles(loops, register, threads, PARALLEL_MIN_FMAS)
     contracting = [d for d, parallel in enumerate(loops.parallel) if not parallel]
     columns = (schedule.threads or [0] * len(sizes))[n] or sizes[n]
+    # A packed streamed operand (see _pack_streamed_operands) has its columns in panels.
+    panel = _panel_dim(loops, n)
+    if panel is not None:
+        columns *= (schedule.threads or [0] * len(sizes))[panel] or sizes[panel]
     if len(contracting) == 1 and sizes[contracting[0]] * columns * loops.element_bits // 8 > _L2_BLOCK_BYTES:
         cache = [0] * len(sizes)
         cache[contracting[0]] = _CACHE_K
-        cache[n] = _largest_divisor(columns, _CACHE_N, cols) or 0
+        if panel is None:
+            cache[n] = _largest_divisor(columns, _CACHE_N, cols) or 0
+        else:
+            cache[panel] = _largest_divisor(columns // sizes[n], max(_CACHE_N // sizes[n], 1)) or 0
         schedule.cache = cache
     return schedule.drop_whole_tiles(sizes)
 
