@@ -13,11 +13,22 @@ These two passes run them with plain functions instead:
   ``@<f>_thread_loop<k>_launch(count, captures...)``, declared only;
 * ``tad-define-thread-launchers`` (on the LLVM dialect, where the captured
   memrefs have become descriptor fields) defines each launcher: it stores
-  the count and the captures in a context on its stack, starts ``threads - 1``
-  helper tasks with ``mlirAsyncRuntimeExecute``, and then it and the helpers
-  take chunk indices from an atomic counter in the context until none is
-  left (so a thread slowed down by another process takes fewer chunks); it
-  returns when every helper has emplaced its async token.
+  the count and the captures in a context on its stack, gives ``threads - 1``
+  helpers the context, and then it and the helpers take chunk indices from
+  an atomic counter in the context until none is left (so a thread slowed
+  down by another process takes fewer chunks); it returns when every helper
+  has emplaced its async token.
+
+A helper is a task started with ``mlirAsyncRuntimeExecute``, unless one is
+parked: a helper that has run its chunks stays in the module's
+``@__tad_thread_helper`` polling a mailbox for a while (``_PARK_SPINS``)
+before it returns to the pool, and a launcher that finds it there hands it
+the context through the mailbox. Waking a pool thread from its sleep takes
+tens of microseconds (about 30 on the 2-core VM the benchmarks run on),
+which a chunk of a 128-row matmul does not amortize: W1's launches reach the
+parked helper instead, and its matmuls scale 1.9x on two threads instead of
+1.2–1.4x. Before the module's code is freed, ``tensorad.runtime`` calls its
+``@__tad_quiesce_threads``, which sends a parked helper back to the pool.
 
 With ``threads=1`` nothing is outlined and ``convert-scf-to-cf`` runs the
 chunks in order. The runtime functions come from ``libmlir_async_runtime.so``
@@ -60,6 +71,18 @@ _SUFFIX_CHUNK, _SUFFIX_LAUNCH = "_chunk", "_launch"
 # done: helpers usually finish within microseconds of the launcher, and
 # sleeping in mlirAsyncRuntimeAwaitToken costs a context switch each way.
 _SPINS = 20000
+# Polls of the module's mailbox by a helper that has finished its chunks
+# before it returns to the thread pool: a launcher that finds a helper parked
+# hands it the next loop through the mailbox instead of starting a task
+# (waking a sleeping pool thread takes tens of microseconds, on a VM ~30 us).
+_PARK_SPINS = 1000000
+# The mailbox: its state (0 no helper parked, 1 parked, 2 a launcher is
+# writing the job, 3 job ready) and the job, a launcher's helper record.
+_STATE, _JOB, _HELPER = "__tad_helper_state", "__tad_helper_job", "__tad_thread_helper"
+# Helpers running the module's code, and the function that sends parked ones
+# back to the pool (``tensorad.runtime`` calls it before it frees the code).
+# (Its name is tensorad.runtime.QUIESCE_THREADS.)
+_INSIDE, QUIESCE = "__tad_helpers_inside", "__tad_quiesce_threads"
 # Ops without operands that are cheaper to copy into the chunk function than to pass.
 _CONSTANTS = frozenset({"arith.constant", "ub.poison"})
 _RUNTIME = {
@@ -203,6 +226,8 @@ def define_launchers(op: ir.Operation, pass_, threads: str = "1") -> None:
         return
     helpers = max(int(threads) - 1, 1)
     text = [f"llvm.func @{name}{signature}" for name, signature in _RUNTIME.items() if name not in declared]
+    if _HELPER not in declared:
+        text.append(_helper_text())
     for launcher in launchers:
         name = launcher.attributes["sym_name"].value[:-len(_SUFFIX_LAUNCH)]
         # The chunk function takes what the launcher takes, the chunk index in place of the count.
@@ -216,8 +241,101 @@ def define_launchers(op: ir.Operation, pass_, threads: str = "1") -> None:
         launcher.erase()
     parsed = ir.Module.parse("\n".join(text), op.context)
     for new in list(parsed.body.operations):
-        if new.regions[0].blocks or new.attributes["sym_name"].value in _RUNTIME:
+        if (new.operation.name == "llvm.mlir.global" or new.regions[0].blocks
+                or new.attributes["sym_name"].value in _RUNTIME):
             body.append(new.operation)
+
+
+def _helper_text() -> str:
+    """The module's mailbox and its helper task, shared by every thread loop, as MLIR text.
+
+    A helper record is ``(context, token, work function)``. The task runs the
+    work function on the context, counts itself finished and emplaces the
+    token; but before it counts itself finished it parks, unless another
+    helper is parked already (so the launcher's next loop finds it parked):
+    it polls the mailbox ``_PARK_SPINS`` times for the next record, runs it
+    the same way, and returns to the pool when nothing came.
+    """
+    rec_type = "!llvm.struct<(ptr, ptr, ptr)>"
+    ctx_prefix = "!llvm.struct<(i64, i64, i64)>"  # the start of every loop's context
+    return f"""
+  llvm.mlir.global internal @{_STATE}(0 : i64) {{alignment = 64 : i64}} : i64
+  llvm.mlir.global internal @{_JOB}() {{alignment = 8 : i64}} : !llvm.ptr {{
+    %null = llvm.mlir.zero : !llvm.ptr
+    llvm.return %null : !llvm.ptr
+  }}
+  llvm.mlir.global internal @{_INSIDE}(0 : i64) {{alignment = 64 : i64}} : i64
+  llvm.func @{QUIESCE}() {{
+    %zero = llvm.mlir.constant(0 : i64) : i64
+    %one = llvm.mlir.constant(1 : i64) : i64
+    %state = llvm.mlir.addressof @{_STATE} : !llvm.ptr
+    %inside = llvm.mlir.addressof @{_INSIDE} : !llvm.ptr
+    llvm.br ^close
+  ^close:
+    %close = llvm.cmpxchg %state, %one, %zero acq_rel monotonic : !llvm.ptr, i64
+    %n = llvm.load %inside atomic acquire {{alignment = 8 : i64}} : !llvm.ptr -> i64
+    %busy = llvm.icmp "ne" %n, %zero : i64
+    llvm.cond_br %busy, ^close, ^done
+  ^done:
+    llvm.return
+  }}
+  llvm.func internal @{_HELPER}(%first: !llvm.ptr) {{
+    %zero = llvm.mlir.constant(0 : i64) : i64
+    %one = llvm.mlir.constant(1 : i64) : i64
+    %three = llvm.mlir.constant(3 : i64) : i64
+    %spins = llvm.mlir.constant({_PARK_SPINS} : i64) : i64
+    %false = llvm.mlir.constant(false) : i1
+    %true = llvm.mlir.constant(true) : i1
+    %state = llvm.mlir.addressof @{_STATE} : !llvm.ptr
+    %job = llvm.mlir.addressof @{_JOB} : !llvm.ptr
+    %inside = llvm.mlir.addressof @{_INSIDE} : !llvm.ptr
+    %entered = llvm.atomicrmw add %inside, %one acq_rel : !llvm.ptr, i64
+    llvm.br ^run(%first, %false : !llvm.ptr, i1)
+  ^run(%rec: !llvm.ptr, %mailed: i1):
+    %ctx_ptr = llvm.getelementptr %rec[0, 0] : (!llvm.ptr) -> !llvm.ptr, {rec_type}
+    %token_ptr = llvm.getelementptr %rec[0, 1] : (!llvm.ptr) -> !llvm.ptr, {rec_type}
+    %work_ptr = llvm.getelementptr %rec[0, 2] : (!llvm.ptr) -> !llvm.ptr, {rec_type}
+    %ctx = llvm.load %ctx_ptr : !llvm.ptr -> !llvm.ptr
+    %token = llvm.load %token_ptr : !llvm.ptr -> !llvm.ptr
+    %work = llvm.load %work_ptr : !llvm.ptr -> !llvm.ptr
+    llvm.call %work(%ctx) : !llvm.ptr, (!llvm.ptr) -> ()
+    llvm.cond_br %mailed, ^reopen, ^park
+  ^park:
+    %claim = llvm.cmpxchg %state, %zero, %one acq_rel monotonic : !llvm.ptr, i64
+    %parked = llvm.extractvalue %claim[1] : !llvm.struct<(i64, i1)>
+    llvm.br ^finish(%parked : i1)
+  ^reopen:
+    llvm.store %one, %state atomic release {{alignment = 8 : i64}} : i64, !llvm.ptr
+    llvm.br ^finish(%true : i1)
+  ^finish(%stay: i1):
+    // Parked before it counts itself finished: the launcher's next loop finds it.
+    %finished = llvm.getelementptr %ctx[0, 2] : (!llvm.ptr) -> !llvm.ptr, {ctx_prefix}
+    %before = llvm.atomicrmw add %finished, %one release : !llvm.ptr, i64
+    llvm.call @mlirAsyncRuntimeEmplaceToken(%token) : (!llvm.ptr) -> ()
+    llvm.cond_br %stay, ^poll(%zero : i64), ^leave
+  ^poll(%n: i64):
+    %s = llvm.load %state atomic acquire {{alignment = 8 : i64}} : !llvm.ptr -> i64
+    %ready = llvm.icmp "eq" %s, %three : i64
+    llvm.cond_br %ready, ^take, ^closed
+  ^closed:
+    // The mailbox closes (state 0) under a parked helper only by the quiesce function.
+    %gone = llvm.icmp "eq" %s, %zero : i64
+    llvm.cond_br %gone, ^leave, ^idle
+  ^idle:
+    %patience = llvm.icmp "slt" %n, %spins : i64
+    %n1 = llvm.add %n, %one : i64
+    llvm.cond_br %patience, ^poll(%n1 : i64), ^timeout
+  ^timeout:
+    %quit = llvm.cmpxchg %state, %one, %zero acq_rel monotonic : !llvm.ptr, i64
+    %left = llvm.extractvalue %quit[1] : !llvm.struct<(i64, i1)>
+    llvm.cond_br %left, ^leave, ^poll(%n : i64)
+  ^take:
+    %next = llvm.load %job : !llvm.ptr -> !llvm.ptr
+    llvm.br ^run(%next, %true : !llvm.ptr, i1)
+  ^leave:
+    %left_inside = llvm.atomicrmw sub %inside, %one release : !llvm.ptr, i64
+    llvm.return
+  }}"""
 
 
 def _launcher_text(name: str, params: list, helpers: int) -> str:
@@ -225,7 +343,7 @@ def _launcher_text(name: str, params: list, helpers: int) -> str:
     captures = params[1:]
     # Context: next chunk index, chunk count, helpers finished, then the captures.
     ctx_type = f"!llvm.struct<(i64, i64, i64{''.join(', ' + t for t in captures)})>"
-    rec_type = "!llvm.struct<(ptr, ptr)>"
+    rec_type = "!llvm.struct<(ptr, ptr, ptr)>"
     args = "".join(f", %a{k}: {t}" for k, t in enumerate(captures))
     stores = "\n".join(
         f"    %s{k} = llvm.getelementptr %ctx[0, {k + 3}] : (!llvm.ptr) -> !llvm.ptr, {ctx_type}\n"
@@ -253,18 +371,6 @@ def _launcher_text(name: str, params: list, helpers: int) -> str:
   ^done:
     llvm.return
   }}
-  llvm.func internal @{name}_helper(%rec: !llvm.ptr) {{
-    %ctx_ptr = llvm.getelementptr %rec[0, 0] : (!llvm.ptr) -> !llvm.ptr, {rec_type}
-    %token_ptr = llvm.getelementptr %rec[0, 1] : (!llvm.ptr) -> !llvm.ptr, {rec_type}
-    %ctx = llvm.load %ctx_ptr : !llvm.ptr -> !llvm.ptr
-    %token = llvm.load %token_ptr : !llvm.ptr -> !llvm.ptr
-    llvm.call @{name}_work(%ctx) : (!llvm.ptr) -> ()
-    %one = llvm.mlir.constant(1 : i64) : i64
-    %finished = llvm.getelementptr %ctx[0, 2] : (!llvm.ptr) -> !llvm.ptr, {ctx_type}
-    %before = llvm.atomicrmw add %finished, %one release : !llvm.ptr, i64
-    llvm.call @mlirAsyncRuntimeEmplaceToken(%token) : (!llvm.ptr) -> ()
-    llvm.return
-  }}
   llvm.func internal @{name}{_SUFFIX_LAUNCH}(%count: i64{args}) {{
     %zero = llvm.mlir.constant(0 : i64) : i64
     %one = llvm.mlir.constant(1 : i64) : i64
@@ -281,7 +387,13 @@ def _launcher_text(name: str, params: list, helpers: int) -> str:
     %few = llvm.icmp "slt" %others, %most : i64
     %helpers = llvm.select %few, %others, %most : i1, i64
     %recs = llvm.alloca %most x {rec_type} : (i64) -> !llvm.ptr
-    %task = llvm.mlir.addressof @{name}_helper : !llvm.ptr
+    %task = llvm.mlir.addressof @{_HELPER} : !llvm.ptr
+    %work = llvm.mlir.addressof @{name}_work : !llvm.ptr
+    %state = llvm.mlir.addressof @{_STATE} : !llvm.ptr
+    %job = llvm.mlir.addressof @{_JOB} : !llvm.ptr
+    %parked = llvm.mlir.constant(1 : i64) : i64
+    %writing = llvm.mlir.constant(2 : i64) : i64
+    %ready = llvm.mlir.constant(3 : i64) : i64
     llvm.br ^start(%zero : i64)
   ^start(%j: i64):
     %start_more = llvm.icmp "slt" %j, %helpers : i64
@@ -293,8 +405,18 @@ def _launcher_text(name: str, params: list, helpers: int) -> str:
     %token = llvm.call @mlirAsyncRuntimeCreateToken() : () -> !llvm.ptr
     %rec_token = llvm.getelementptr %rec[0, 1] : (!llvm.ptr) -> !llvm.ptr, {rec_type}
     llvm.store %token, %rec_token : !llvm.ptr, !llvm.ptr
-    llvm.call @mlirAsyncRuntimeExecute(%rec, %task) : (!llvm.ptr, !llvm.ptr) -> ()
+    %rec_work = llvm.getelementptr %rec[0, 2] : (!llvm.ptr) -> !llvm.ptr, {rec_type}
+    llvm.store %work, %rec_work : !llvm.ptr, !llvm.ptr
     %j1 = llvm.add %j, %one : i64
+    %claim = llvm.cmpxchg %state, %parked, %writing acq_rel monotonic : !llvm.ptr, i64
+    %claimed = llvm.extractvalue %claim[1] : !llvm.struct<(i64, i1)>
+    llvm.cond_br %claimed, ^mail, ^execute
+  ^mail:
+    llvm.store %rec, %job : !llvm.ptr, !llvm.ptr
+    llvm.store %ready, %state atomic release {{alignment = 8 : i64}} : i64, !llvm.ptr
+    llvm.br ^start(%j1 : i64)
+  ^execute:
+    llvm.call @mlirAsyncRuntimeExecute(%rec, %task) : (!llvm.ptr, !llvm.ptr) -> ()
     llvm.br ^start(%j1 : i64)
   ^work:
     llvm.call @{name}_work(%ctx) : (!llvm.ptr) -> ()

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -296,6 +297,15 @@ def _descriptor(shape):
     return desc
 
 
+# Defined by tad-define-thread-launchers in a module with thread loops.
+QUIESCE_THREADS = "__tad_quiesce_threads"
+
+
+def _quiesce(function, engine) -> None:
+    """Call ``function``, the module's quiesce function; ``engine`` lives until then."""
+    function()
+
+
 class Executable:
     """A compiled function: call it with contiguous numpy arrays of the traced shapes and dtypes.
 
@@ -327,6 +337,11 @@ class Executable:
             self.engine.raw_register_runtime(
                 function, ctypes.cast(getattr(_async_runtime(), function), ctypes.c_void_p))
         self.engine.initialize()
+        quiesce = self.engine.raw_lookup(QUIESCE_THREADS)
+        if quiesce:
+            # A helper thread parked in the module's code (see
+            # tad-define-thread-launchers) leaves it before the code is freed.
+            weakref.finalize(self, _quiesce, ctypes.CFUNCTYPE(None)(quiesce), self.engine)
         address = self.engine.raw_lookup("_mlir_ciface_" + name)
         if not address:
             raise RuntimeError(f"compiled module has no function {name}")
