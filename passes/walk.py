@@ -1,4 +1,4 @@
-"""Collecting the ops of a region tree before a pass rewrites them, and finding an op in its block.
+"""Collecting the ops of a region tree before a pass rewrites them; where an op or a value sits.
 
 Passes gather their targets first and rewrite after the walk: changing IR
 while the bindings walk it would invalidate the walk.
@@ -83,3 +83,46 @@ def position_in_block(op: ir.Operation) -> int:
         if other.operation == op.operation:
             return i
     raise ValueError("op not in its block")
+
+
+def defining_op(value: ir.Value) -> ir.Operation | None:
+    """The op that defines ``value``; None for a block argument.
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> m = ir.Module.parse("func.func @f(%x: f32) -> f32 { %0 = arith.negf %x : f32\\n return %0 : f32 }",
+    ...                     make_context())
+    >>> ret = collect(m.operation, lambda op: op.name == "func.return")[0]
+    >>> defining_op(ret.operands[0]).name, defining_op(defining_op(ret.operands[0]).operands[0])
+    ('arith.negf', None)
+    """
+    owner = value.owner
+    return owner.operation if isinstance(owner, ir.OpView) else None
+
+
+def defined_outside(value: ir.Value, op: ir.Operation) -> bool:
+    """Whether ``value`` comes from outside ``op`` (neither a result of it nor defined in its regions).
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> m = ir.Module.parse("func.func @f(%x: f32) -> f32 { %0 = arith.negf %x : f32\\n return %0 : f32 }",
+    ...                     make_context())
+    >>> fn = collect(m.operation, lambda op: op.name == "func.func")[0]
+    >>> ret = collect(m.operation, lambda op: op.name == "func.return")[0]
+    >>> defined_outside(ret.operands[0], fn), defined_outside(ret.operands[0], ret)
+    (False, True)
+    """
+    owner = value.owner
+    definer = owner.operation if isinstance(owner, ir.OpView) else owner.owner.operation
+    if definer == op:
+        return False
+    parent = definer.parent
+    while parent is not None:
+        if parent == op:
+            return False
+        parent = parent.parent
+    return True

@@ -60,7 +60,7 @@ from mlir.dialects import tensor
 from mlir.dialects.transform import interpreter
 
 from . import linalg_ops as linalg
-from ..walk import collect
+from ..walk import collect, defined_outside, defining_op
 from .host import vector_bits as host_vector_bits
 
 # An op is split over threads only when it runs at least this many loop
@@ -124,21 +124,6 @@ def run(op: ir.Operation, pass_, threads: str = "1", vector_bits: str = "0") -> 
 _LOOPS = ("scf.for", "scf.while")
 
 
-def _inside(op: ir.Operation, ancestor: ir.Operation) -> bool:
-    parent = op.parent
-    while parent is not None:
-        if parent == ancestor:
-            return True
-        parent = parent.parent
-    return False
-
-
-def _defined_outside(value: ir.Value, loop: ir.Operation) -> bool:
-    owner = value.owner
-    op = owner.operation if isinstance(owner, ir.OpView) else owner.owner.operation
-    return op != loop and not _inside(op, loop)
-
-
 def _hoist_transposes(module: ir.Operation) -> None:
     """Move a transpose of a loop-invariant tensor out of its loops.
 
@@ -147,12 +132,12 @@ def _hoist_transposes(module: ir.Operation) -> None:
     would otherwise be transposed once per step.
     """
     for op in collect(module, lambda inner: inner.name == "linalg.transpose"):
-        init = _defining_op(op.operands[1])
-        while op.parent.name in _LOOPS and _defined_outside(op.operands[0], op.parent):
+        init = defining_op(op.operands[1])
+        while op.parent.name in _LOOPS and defined_outside(op.operands[0], op.parent):
             loop = op.parent
             if init is not None and init.name == "tensor.empty" and init.parent == loop:
                 init.move_before(loop)
-            if not _defined_outside(op.operands[1], loop):
+            if not defined_outside(op.operands[1], loop):
                 break
             op.move_before(loop)
 
@@ -205,7 +190,7 @@ def _pack(op: ir.Operation, streamed: int, other: int, loops: "_Loops", m: int, 
     maps[streamed] = _map(4, [1, 2, 3])
     maps[2] = _map(4, [0, 1, 3])
     with ir.InsertionPoint(op), op.location:
-        source = _defining_op(b)
+        source = defining_op(b)
         empty = tensor.EmptyOp([panels, depth, nr], element).result
         if (source is not None and source.name == "linalg.transpose"
                 and list(ir.DenseI64ArrayAttr(source.attributes["permutation"])) == [1, 0]
@@ -231,7 +216,7 @@ def _pack(op: ir.Operation, streamed: int, other: int, loops: "_Loops", m: int, 
     if source is not None:
         transposed_init = source.operands[1]
         source.erase()
-        empty_op = _defining_op(transposed_init)
+        empty_op = defining_op(transposed_init)
         if empty_op is not None and empty_op.name == "tensor.empty" and not list(transposed_init.uses):
             empty_op.erase()
 
@@ -316,16 +301,10 @@ def _vectorizable_body(op: ir.Operation, n_inputs: int) -> bool:
         return True
     if len(op.results) != 1:
         return False
-    combiner = _defining_op(list(block.operations)[-1].operands[0])
+    combiner = defining_op(list(block.operations)[-1].operands[0])
     accumulator = block.arguments[n_inputs]
     return (combiner is not None and combiner.name in _COMBINERS
             and any(v == accumulator for v in combiner.operands))
-
-
-def _defining_op(value: ir.Value) -> Optional[ir.Operation]:
-    """The op that defines ``value``, None for a block argument."""
-    owner = value.owner
-    return owner.operation if isinstance(owner, ir.OpView) else None
 
 
 # --- choosing a schedule -------------------------------------------------------------
@@ -417,7 +396,7 @@ def _is_fill(op: Optional[ir.Operation]) -> bool:
         return False
     block = op.regions[0].blocks[0]
     body = list(block.operations)
-    yielded = _defining_op(body[-1].operands[0])
+    yielded = defining_op(body[-1].operands[0])
     if yielded is None:  # a block argument: the init's own value
         return False
     inside = yielded.parent == op

@@ -34,22 +34,17 @@ from __future__ import annotations
 
 from mlir import ir
 
+from ..walk import collect
+
 # libdevice function -> LLVM intrinsic that NVPTX selects as one correctly rounded instruction.
 _NATIVE = {"__nv_sqrtf": "llvm.intr.sqrt"}
 
 
 def run(op: ir.Operation, pass_) -> None:
     """Replace every call of a ``_NATIVE`` libdevice function inside a ``gpu.module`` by its LLVM intrinsic."""
-    calls, declarations = [], []
-
-    def collect(inner: ir.Operation):
-        if inner.name == "llvm.call" and _callee(inner) in _NATIVE:
-            calls.append(inner)
-        elif inner.name == "llvm.func" and ir.StringAttr(inner.attributes["sym_name"]).value in _NATIVE:
-            declarations.append(inner)
-        return ir.WalkResult.ADVANCE
-
-    op.walk(collect)
+    calls = collect(op, lambda inner: inner.name == "llvm.call" and _callee(inner) in _NATIVE)
+    declarations = collect(op, lambda inner: inner.name == "llvm.func"
+                           and ir.StringAttr(inner.attributes["sym_name"]).value in _NATIVE)
     for call in calls:
         with ir.InsertionPoint(call), call.location:
             native = ir.Operation.create(_NATIVE[_callee(call)], results=[call.results[0].type],

@@ -64,7 +64,7 @@ from typing import Optional
 from mlir import ir
 from mlir.dialects import func
 
-from .codegen import _defined_outside, _defining_op
+from ..walk import collect, defined_outside, defining_op
 
 _SUFFIX_CHUNK, _SUFFIX_LAUNCH = "_chunk", "_launch"
 # Polls of the helpers' finish count before the launcher sleeps until they are
@@ -113,25 +113,18 @@ def outline(op: ir.Operation, pass_, threads: str = "1") -> None:
     for function in list(op.regions[0].blocks[0].operations):
         if function.operation.name != "func.func" or not function.regions[0].blocks:
             continue
-        loops = []
-
-        def collect(inner: ir.Operation):
-            if inner.name == "scf.parallel":
-                if _is_chunk_loop(inner):
-                    loops.append(inner)
-                return ir.WalkResult.SKIP  # a nested parallel loop runs inside its chunk
-            return ir.WalkResult.ADVANCE
-
-        function.operation.walk(collect)
+        # A parallel loop nested in another runs inside the outer one's chunk.
+        loops = collect(function.operation, lambda inner: inner.name == "scf.parallel" and _is_chunk_loop(inner),
+                        prune=lambda inner: inner.name == "scf.parallel")
         name = function.attributes["sym_name"].value
         for k, loop in enumerate(loops):
             _outline_loop(loop, op, f"{name}_thread_loop{k}", launchers)
 
 
 def _constant_index(value: ir.Value) -> Optional[int]:
-    owner = value.owner
-    if isinstance(owner, ir.OpView) and owner.operation.name == "arith.constant":
-        attr = owner.operation.attributes["value"]
+    definer = defining_op(value)
+    if definer is not None and definer.name == "arith.constant":
+        attr = definer.attributes["value"]
         if isinstance(attr, ir.IntegerAttr):
             return attr.value
     return None
@@ -152,9 +145,9 @@ def _captures(loop: ir.Operation) -> tuple:
 
     def visit(inner: ir.Operation):
         for value in inner.operands:
-            if not _defined_outside(value, loop):
+            if not defined_outside(value, loop):
                 continue
-            defining = _defining_op(value)
+            defining = defining_op(value)
             if defining is not None and defining.name in _CONSTANTS:
                 if defining not in constants:
                     constants.append(defining)
