@@ -19,8 +19,11 @@ still read it), which keeps programs of a few hundred nodes solvable.
 
 Examples
 --------
->>> solve  # doctest: +ELLIPSIS
-<function solve at ...>
+>>> from tensorad.passes.remat.graph import example
+>>> module, graph = example()
+>>> solution = solve(graph, 11577, time_limit=10)  # 90% of store-all
+>>> solution.recompute, solution.status, solution.gap
+({16: [0, 1]}, 'optimal', 0.0)
 """
 
 from __future__ import annotations

@@ -187,8 +187,16 @@ def build(function: ir.Operation) -> Graph:
 
     Examples
     --------
-    >>> build  # doctest: +ELLIPSIS
-    <function build at ...>
+    >>> from tensorad.dialects import make_context
+    >>> m = ir.Module.parse('''
+    ... func.func @f(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    ...   %0 = math.sin %x : tensor<4xf32>
+    ...   %1 = math.cos %0 : tensor<4xf32>
+    ...   return %0, %1 : tensor<4xf32>, tensor<4xf32>
+    ... }''', make_context())
+    >>> g = build(m.body.operations[0])
+    >>> [n.label for n in g.nodes], sorted(g.outputs)
+    (['math.sin', 'math.cos'], [0, 1])
     """
     block = function.regions[0].blocks[0]
     ops = [op.operation for op in block.operations]
@@ -304,3 +312,35 @@ def saveable(node: Node, policy: str) -> bool:
     if kind == "save_only_these_names":
         return node.name is not None and node.name in names.split(",")
     return False
+
+
+def example(layers: int = 4, batch: int = 64, width: int = 4) -> tuple:
+    """The graph of the gradient of a tanh MLP's loss: a small realistic input for examples and tests.
+
+    Returns
+    -------
+    (module, graph)
+        Keep ``module`` alive while ``graph`` is used: the graph refers to its ops.
+
+    Examples
+    --------
+    >>> module, graph = example(layers=2)
+    >>> [n.label for n in graph.nodes][:4]
+    ['tad.dot_general', 'math.tanh', 'tad.dot_general', 'math.tanh']
+    """
+    import numpy as np
+
+    import tensorad as ta
+    import tensorad.numpy as tnp
+    from tensorad.tracing import TraceState
+
+    def loss(ws, x):
+        for w in ws:
+            x = tnp.tanh(x @ w)
+        return (x * x).sum()
+
+    weights = [np.ones((width, width))] * layers
+    text = ta.jit(ta.grad(loss)).lower(weights, np.ones((batch, width))).as_text("differentiated")
+    module = ir.Module.parse(text, TraceState.context())
+    with module.context, ir.Location.unknown():
+        return module, build(module.body.operations[0].operation)

@@ -8,8 +8,13 @@ newest copy, so the older one dies after its last read before it.
 
 Examples
 --------
->>> apply  # doctest: +ELLIPSIS
-<function apply at ...>
+>>> from tensorad.passes.remat.graph import example
+>>> module, graph = example()
+>>> str(module).count("tad.dot_general")
+11
+>>> apply(graph, {17: [0, 1]})  # the first layer again, before stage 17
+>>> str(module).count("tad.dot_general")
+12
 """
 
 from __future__ import annotations

@@ -7,13 +7,11 @@ import time
 
 import numpy as np
 import pytest
-from mlir import ir
 
 import tensorad as ta
 import tensorad.numpy as tnp
 from tensorad.passes.remat import chain, cost, exact, mincut
-from tensorad.passes.remat.graph import build
-from tensorad.tracing import TraceState
+from tensorad.passes.remat.graph import example
 
 
 def _loss(ws, x):
@@ -30,11 +28,7 @@ def _chain(layers, batch=64, width=16, seed=0):
 
 
 def _graph(layers):
-    ws, x = _chain(layers)
-    module = ir.Module.parse(ta.jit(ta.grad(_loss)).lower(ws, x).as_text("differentiated"),
-                             TraceState.context())
-    with module.context, ir.Location.unknown():
-        return module, build(module.body.operations[0].operation)
+    return example(layers, batch=64, width=16)
 
 
 def test_a_deep_mlp_is_a_chain_and_the_program_counts_what_simulate_counts():
@@ -131,10 +125,8 @@ def test_chain_tier_recomputing_tail_constants_lowers_its_smallest_budget():
 def test_gradients_exact_when_tail_constants_are_recomputed_at_every_read():
     ws, x = _chain(6, batch=128, width=24)
     expected = ta.jit(ta.grad(_loss))(ws, x)
-    module = ir.Module.parse(ta.jit(ta.grad(_loss)).lower(ws, x).as_text("differentiated"),
-                             TraceState.context())
-    with module.context, ir.Location.unknown():
-        found = chain.find(build(module.body.operations[0].operation))
+    module, graph = example(6, batch=128, width=24)
+    found = chain.find(graph)
     budget = chain.smallest_budget(found)
     gradient = ta.jit(ta.grad(_loss), memory_budget=budget)
     gradient.remat_options += " tier=chain"
