@@ -1,8 +1,8 @@
 """Activity analysis: which values of a function need derivatives.
 
-A value is *active* when it has a floating-point type, depends
-differentiably on a ``wrt`` input (it is *varied*) and reaches a result (it is
-*useful*). Integer and boolean values, and results of ops in
+A value is *active* when it depends differentiably on a ``wrt`` input (it is
+*varied*) and reaches a result (it is *useful*). Integer, index and boolean
+values, and results of ops in
 :data:`~tensorad.passes.differentiate.rules.ZERO_DERIVATIVE`, are never varied.
 
 Dependencies are a graph over every value of the function, nested regions
@@ -10,6 +10,13 @@ included: an ordinary op makes its results depend on its operands; ``scf``
 ops route values through their regions (loop inits and yielded values flow
 into iteration arguments and results, branch yields into results). Varied is
 reachability from ``wrt``, useful is reachability backwards from the results.
+
+The graph is conservative, so that no dependence goes unseen and no gradient
+is silently zero (DESIGN.md, "Soundness rule"): any other op with regions
+(``linalg.generic``, ``affine.for``, ``scf.forall``, ...) makes its results
+depend on its operands *and* on every value its regions capture from above,
+and an op without a derivative rule may write any memref it takes. Such an op
+then has an active value and no rule, which the sweeps report as an error.
 
 Examples
 --------
@@ -34,7 +41,12 @@ from typing import Iterable
 
 from mlir import ir
 
-from .rules import ZERO_DERIVATIVE
+from .rules import JVP_RULES, VJP_RULES, ZERO_DERIVATIVE
+
+# Ops whose regions :func:`_region_edges` sees through (their rules are in .control_flow).
+_ROUTED_THROUGH_REGIONS = {"scf.for", "scf.if", "scf.while", "scf.execute_region"}
+# Terminators of those regions: what they yield is routed by their parent's edges.
+_REGION_TERMINATORS = {"scf.yield", "scf.condition"}
 
 
 def is_float_tensor(value: ir.Value) -> bool:
@@ -42,6 +54,18 @@ def is_float_tensor(value: ir.Value) -> bool:
     t = value.type
     element = t.element_type if isinstance(t, ir.ShapedType) else t
     return isinstance(element, ir.FloatType)
+
+
+def carries_derivative(value: ir.Value) -> bool:
+    """False only for values inactive by type: integer, index and boolean ones.
+
+    Values of any other type (floats, but also ``!async.value<...>``, vectors or
+    types the differentiator does not know) may carry a dependence on the
+    inputs, so activity flows through them.
+    """
+    t = value.type
+    element = t.element_type if isinstance(t, ir.ShapedType) else t
+    return not isinstance(element, (ir.IntegerType, ir.IndexType))
 
 
 def _terminator(block: ir.Block) -> ir.Operation:
@@ -73,6 +97,39 @@ def _region_edges(op: ir.Operation, edge) -> None:
             edge(yielded, result)
 
 
+def captured_values(op: ir.Operation) -> list:
+    """Values used inside ``op``'s regions but defined outside ``op``, in order of first use."""
+    defined, used = set(), {}
+
+    def visit(inner: ir.Operation):
+        defined.update(inner.results)
+        for region in inner.regions:
+            for block in region.blocks:
+                defined.update(block.arguments)
+        for value in inner.operands:
+            used.setdefault(value, None)
+        return ir.WalkResult.ADVANCE
+
+    for region in op.regions:
+        for block in region.blocks:
+            defined.update(block.arguments)
+            for inner in block.operations:
+                inner.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return [v for v in used if v not in defined]
+
+
+def has_rule(op: ir.Operation) -> bool:
+    """Whether the differentiator knows ``op``: it has a derivative rule or none is needed."""
+    return op.name in ZERO_DERIVATIVE or op.name in VJP_RULES or op.name in JVP_RULES
+
+
+def written_memrefs(op: ir.Operation) -> list:
+    """The float memrefs ``op`` may write: any it takes, unless it has a rule (rules are pure)."""
+    if has_rule(op):
+        return []
+    return [v for v in op.operands if isinstance(v.type, ir.MemRefType) and is_float_tensor(v)]
+
+
 def dependency_graph(block: ir.Block) -> dict:
     """``value -> values that depend on it`` for every value in ``block`` and its regions."""
     users: dict = defaultdict(list)
@@ -81,12 +138,13 @@ def dependency_graph(block: ir.Block) -> dict:
         users[source].append(target)
 
     def visit(op: ir.Operation):
-        if op.regions:
+        if op.name in _ROUTED_THROUGH_REGIONS:
             _region_edges(op, edge)
-        elif op.name not in ZERO_DERIVATIVE and not op.name.startswith("scf."):
-            for operand in op.operands:
-                for result in op.results:
-                    edge(operand, result)
+        elif op.name not in ZERO_DERIVATIVE and op.name not in _REGION_TERMINATORS:
+            sources = list(op.operands) + (captured_values(op) if op.regions else [])
+            for source in sources:
+                for target in list(op.results) + written_memrefs(op):
+                    edge(source, target)
         return ir.WalkResult.ADVANCE
 
     for op in block.operations:
@@ -94,7 +152,7 @@ def dependency_graph(block: ir.Block) -> dict:
     return users
 
 
-def _reach(graph: dict, sources: Iterable, through=lambda value: True) -> set:
+def reach(graph: dict, sources: Iterable, through=lambda value: True) -> set:
     """Values reachable from ``sources``, entering only values that pass ``through``."""
     seen, todo = set(), [v for v in sources if through(v)]
     while todo:
@@ -109,10 +167,10 @@ def _reach(graph: dict, sources: Iterable, through=lambda value: True) -> set:
 def active_values(block: ir.Block, wrt: Iterable[ir.Value]) -> set:
     """The active values of ``block`` (nested regions included) for derivatives of its results."""
     graph = dependency_graph(block)
-    varied = _reach(graph, wrt, is_float_tensor)  # integers carry no derivative onwards
+    varied = reach(graph, wrt, carries_derivative)
     reverse: dict = defaultdict(list)
     for source, targets in graph.items():
         for target in targets:
             reverse[target].append(source)
-    useful = _reach(reverse, _terminator(block).operands)
+    useful = reach(reverse, _terminator(block).operands)
     return varied & useful

@@ -37,8 +37,8 @@ from tensorad.passes.remat import revolve
 from tensorad.passes.remat.revolve import Action, Kind
 from tensorad.tracing import Tracer
 
-from .activity import _reach, dependency_graph, is_float_tensor
-from .forward import captured_values, zeros_like
+from .activity import reach, captured_values, dependency_graph, is_float_tensor
+from .forward import zeros_like
 from .rules import JVP_RULES, VJP_RULES
 from .signature import DerivativeError
 
@@ -80,7 +80,7 @@ def _replace_uses(op: ir.Operation, results: Sequence[ir.Value]) -> None:
 def _grow_active(graph: dict, seeds: list, candidates: dict, active: set) -> set:
     """Fixed point: index ``k`` joins ``active`` once ``candidates[k]`` (values) are reached."""
     while True:
-        reached = _reach(graph, seeds + [v for k in active for v in candidates[k][1]], is_float_tensor)
+        reached = reach(graph, seeds + [v for k in active for v in candidates[k][1]], is_float_tensor)
         grown = active | {k for k, (outs, _) in candidates.items()
                           if any(v in reached for v in outs)}
         if grown == active:
@@ -151,7 +151,7 @@ def _if_jvp(c, tangents):
     outer = [v for v in captured_values(op) if v in fw.tangents]
     reached = set()
     for block in blocks:
-        reached |= _reach(dependency_graph(block), outer, is_float_tensor)
+        reached |= reach(dependency_graph(block), outer, is_float_tensor)
     n = len(op.results)
     active = [k for k in range(n) if is_float_tensor(op.results[k])
               and any(_terminator(b).operands[k] in reached for b in blocks)]

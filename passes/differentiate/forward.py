@@ -16,7 +16,7 @@ from mlir.dialects import func
 import tensorad.numpy as tnp
 from tensorad.tracing import Tracer, emitting_at
 
-from .activity import is_float_tensor
+from .activity import captured_values, carries_derivative, written_memrefs
 from .rules import JVP_RULES, ZERO_DERIVATIVE, make_context
 from .signature import DerivativeError
 
@@ -60,8 +60,8 @@ class Forward:
                 op.regions and any(v in self.tangents for v in captured_values(op)))
             if op.name in ZERO_DERIVATIVE or not uses_tangents:
                 continue
-            if not any(is_float_tensor(r) for r in op.results):
-                continue
+            if not any(carries_derivative(r) for r in op.results) and not written_memrefs(op):
+                continue  # e.g. float -> int conversions: piecewise constant
             rule = JVP_RULES.get(op.name)
             if rule is None:
                 raise DerivativeError(op.location, f"no forward-mode (jvp) rule for '{op.name}'")
@@ -72,27 +72,6 @@ class Forward:
             for result, tangent in zip(op.results, outputs):
                 if tangent is not None:
                     self.tangents[result] = tangent
-
-
-def captured_values(op: ir.Operation) -> list:
-    """Values used inside ``op``'s regions but defined outside ``op``, in order of first use."""
-    defined, used = set(), {}
-
-    def visit(inner: ir.Operation):
-        defined.update(inner.results)
-        for region in inner.regions:
-            for block in region.blocks:
-                defined.update(block.arguments)
-        for value in inner.operands:
-            used.setdefault(value, None)
-        return ir.WalkResult.ADVANCE
-
-    for region in op.regions:
-        for block in region.blocks:
-            defined.update(block.arguments)
-            for inner in block.operations:
-                inner.walk(visit, ir.WalkOrder.PRE_ORDER)
-    return [v for v in used if v not in defined]
 
 
 def build(fn: ir.Operation, request, prefix: tuple, derive) -> None:

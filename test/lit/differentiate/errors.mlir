@@ -123,3 +123,18 @@ func.func private @f_bwd(%x: tensor<3xf64>) -> tensor<3xf64> {
 }
 func.func private @f_vjp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
     attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}}
+
+// -----
+
+// A dependence through memory is seen too: an op without a rule may write any
+// float memref it takes (here memref.copy), so what is read back is active.
+func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %m = memref.alloc() : memref<3xf64>
+  %b = bufferization.to_buffer %x : tensor<3xf64> to memref<3xf64>
+  memref.copy %b, %m : memref<3xf64> to memref<3xf64>
+  // expected-error @+1 {{no reverse-mode (vjp) rule for 'bufferization.to_tensor'}}
+  %r = bufferization.to_tensor %m : memref<3xf64> to tensor<3xf64>
+  return %r : tensor<3xf64>
+}
+func.func private @f_vjp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
+    attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}}
