@@ -115,11 +115,64 @@ def attr_to_python(attr: ir.Attribute):
     return attr
 
 
+# Compiled code addresses memory with signed 64-bit byte offsets.
+MAX_TENSOR_BYTES = (1 << 63) - 1
+_FLOAT_ELEMENTS = (ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type)
+_INTEGER_WIDTHS = (1, 8, 16, 32, 64)
+
+
+def element_type_problem(t: ir.Type) -> Optional[str]:
+    """Why ``tad`` ops cannot hold elements of type ``t``, or None when they can.
+
+    The lowering computes on IEEE floats up to 64 bits and on signless
+    integers; ``index``, complex and x87/quad floats have no lowering.
+
+    Examples
+    --------
+    >>> with ir.Context():
+    ...     element_type_problem(ir.F32Type.get()), element_type_problem(ir.IndexType.get())
+    (None, 'element type index is not supported (f16, bf16, f32, f64, i1, i8, i16, i32 or i64)')
+    """
+    if isinstance(t, _FLOAT_ELEMENTS):
+        return None
+    if isinstance(t, ir.IntegerType) and t.is_signless and t.width in _INTEGER_WIDTHS:
+        return None
+    return f"element type {t} is not supported (f16, bf16, f32, f64, i1, i8, i16, i32 or i64)"
+
+
+def size_problem(t: ir.Type) -> Optional[str]:
+    """Why no buffer can hold a value of type ``t`` (its bytes overflow int64), or None.
+
+    Examples
+    --------
+    >>> with ir.Context(), ir.Location.unknown():
+    ...     f64 = ir.F64Type.get()
+    ...     size_problem(ir.RankedTensorType.get([2, 3], f64)) is None
+    ...     size_problem(ir.RankedTensorType.get([1 << 62, 4], f64))
+    True
+    'tensor<4611686018427387904x4xf64> takes 147573952589676412928 bytes, more than fits in memory (2**63 - 1)'
+    """
+    if not isinstance(t, (ir.RankedTensorType, ir.MemRefType)):
+        return None
+    shape = [n for n in t.shape if n != ir.ShapedType.get_dynamic_size()]
+    element = t.element_type
+    width = element.width if isinstance(element, (ir.IntegerType, ir.FloatType)) else 64
+    n_bytes = prod(shape) * max(width // 8, 1)
+    if n_bytes > MAX_TENSOR_BYTES:
+        return f"{t} takes {n_bytes} bytes, more than fits in memory (2**63 - 1)"
+    return None
+
+
 def check_op(op: ir.Operation) -> Optional[str]:
     """Return why a ``tad`` op breaks its shape rule, or None when it is fine."""
     rule = SHAPE_RULES.get(op.name)
     if rule is None:
         return None
+    for value in [*op.operands, *op.results]:
+        if isinstance(value.type, ir.ShapedType):
+            problem = element_type_problem(value.type.element_type)
+            if problem is not None:
+                return problem
     try:
         operands = [TensorSpec.of(v.type) for v in op.operands]
         results = [TensorSpec.of(v.type) for v in op.results]

@@ -56,7 +56,7 @@ from math import prod
 from typing import Optional, Sequence
 
 from mlir import ir
-from mlir.dialects import tensor
+from mlir.dialects import scf, tensor
 from mlir.dialects.transform import interpreter
 
 from . import linalg_ops as linalg
@@ -319,6 +319,10 @@ class _Schedule:
     register: Optional[list] = None
     reduction: Optional[list] = None
 
+    def tiles_anything(self) -> bool:
+        """Whether the schedule makes any loop (else the op is vectorized whole)."""
+        return any((self.threads, self.cache, self.register, self.reduction))
+
     def drop_whole_tiles(self, sizes: Sequence[int]) -> "_Schedule":
         """Leave untiled every loop whose tile spans it at that level.
 
@@ -518,14 +522,19 @@ def _script(s: _Schedule) -> str:
             outer = outer or loops[0]
             if level == "reduction":
                 reduction_loops = loops
-    if outer is None:  # nothing tiled: the patterns apply around the op
+    if outer is None:  # nothing tiled: the patterns apply inside the op's own region (_enclose)
         lines.insert(0, f"%outer = transform.get_parent_op %root : ({_ANY}) -> {_ANY}")
         outer = "%outer"
     lines.append(f"transform.structured.vectorize {handle} : {_ANY}")
     # A multiply feeding a reduction becomes a vector.contract before
-    # canonicalization folds unit reductions away.
+    # canonicalization folds unit reductions away. Not into a 0-d result: with
+    # an operand broadcast along reduced dims the pattern builds a contraction
+    # with a scalar accumulator that does not verify, and the next patterns
+    # abort on it; a multi_reduction of the product is as fast there.
+    to_contract = ("transform.apply_patterns.vector.reduction_to_contract"
+                   if all(r.type.rank for r in s.op.results) else "")
     lines.append(f"""transform.apply_patterns to {outer} {{
-      transform.apply_patterns.vector.reduction_to_contract
+      {to_contract}
       transform.apply_patterns.vector.transfer_permutation_patterns
       transform.apply_patterns.canonicalization
     }} : {_ANY}""")
@@ -567,12 +576,46 @@ def _apply(schedules: Sequence[_Schedule]) -> None:
         if text not in parsed:
             parsed[text] = ir.Module.parse(text)
         script = parsed[text]
+        region = None if s.tiles_anything() else _enclose(s.op)
         try:
             interpreter.apply_named_sequence(s.op, script.body.operations[0], script, options)
-        except ir.MLIRError:
-            # The vectorizer declined an op the checks above let through: it
-            # keeps the (tiled) scalar loops, which compute the same values.
-            continue
+        except (ir.MLIRError, ValueError):
+            # The vectorizer declined an op the checks above let through (the
+            # interpreter reports it as a ValueError carrying the diagnostic):
+            # it keeps the (tiled) scalar loops, which compute the same values.
+            pass
+        if region is not None:
+            _inline(region)
+
+
+def _enclose(op: ir.Operation) -> ir.Operation:
+    """Move ``op`` into an ``scf.execute_region`` of its own and return that region op.
+
+    An op that gets no loop of its own still needs a scope for its script's
+    vector patterns: applied to the enclosing function they would run again
+    over every op vectorized before it, a pass over the whole function per op,
+    rewriting vector forms another op's script made and already lowered.
+    """
+    with ir.InsertionPoint(op), op.location:
+        region = scf.ExecuteRegionOp([r.type for r in op.results], no_inline=True)
+        block = region.regions[0].blocks.append()
+    for result, replacement in zip(op.results, region.results):
+        result.replace_all_uses_with(replacement)
+    with ir.InsertionPoint(block), op.location:
+        yield_op = scf.YieldOp(list(op.results))
+    op.move_before(yield_op)
+    return region.operation
+
+
+def _inline(region: ir.Operation) -> None:
+    """Undo :func:`_enclose`: move the region's ops (vectorized by now) back in place of it."""
+    block = region.regions[0].blocks[0]
+    ops = list(block.operations)
+    for inner in ops[:-1]:
+        inner.move_before(region)
+    for result, value in zip(region.results, ops[-1].operands):
+        result.replace_all_uses_with(value)
+    region.erase()
 
 
 def _clone_shared_fills(module: ir.Operation) -> None:

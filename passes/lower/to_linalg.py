@@ -249,6 +249,8 @@ def _reshape(op):
 
 def _permuted(x: ir.Value, permutation: Sequence[int]) -> ir.Value:
     """``x`` with result dim i taken from dim ``permutation[i]`` (``linalg.transpose``)."""
+    if list(permutation) == list(range(len(permutation))):
+        return x  # also rank 0, which linalg.transpose cannot express
     t = x.type
     out = ir.RankedTensorType.get([t.shape[p] for p in permutation], t.element_type)
     return linalg.transpose(x, outs=[_empty(out)], permutation=list(permutation)).results[0]
@@ -342,8 +344,14 @@ def _dot_general(op):
     out_loops = list(range(first_contract)) + list(range(first_contract + n_contract, n_loops))
     out_map = _affine_map(n_loops, out_loops)
     category = _category(t.element_type)
+    if not n_contract:
+        # An outer product writes each element once. An all-parallel generic
+        # that read a zero init would be fused into a broadcasting consumer
+        # with that init as an output written once per broadcast element.
+        return _generic([lhs, rhs], [_empty(t)], [lhs_map, rhs_map, out_map], ["parallel"] * n_loops,
+                        lambda l, r, _out: [_MUL[category](l, r)])
     zero = _splat(_zero(t.element_type), t)
-    if category != "bool" and n_contract:
+    if category != "bool":
         # A named contraction, not a generic: elementwise fusion would pull the
         # producers of its operands (a tanh, say) into the innermost loop and
         # recompute them there once per output column. (linalg.contract needs a

@@ -356,3 +356,40 @@ func.func @two_errors(%x: tensor<2x3xf32>) {
   // expected-error @above {{'tad.reshape' op cannot reshape 6 elements [2, 3] into [5]}}
   return
 }
+
+// -----
+
+// Element types the lowering has no arithmetic for (it asserted in LLVM before).
+
+func.func @index_elements(%x: tensor<3x4xindex>, %y: tensor<4x5xindex>) {
+  // expected-error @+1 {{'tad.dot_general' op element type index is not supported (f16, bf16, f32, f64, i1, i8, i16, i32 or i64)}}
+  %0 = "tad.dot_general"(%x, %y) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<3x4xindex>, tensor<4x5xindex>) -> tensor<3x5xindex>
+  return
+}
+
+// -----
+
+func.func @complex_elements(%x: tensor<3x4xcomplex<f32>>, %y: tensor<4x5xcomplex<f32>>) {
+  // expected-error @+1 {{'tad.dot_general' op element type complex<f32> is not supported}}
+  %0 = "tad.dot_general"(%x, %y) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<3x4xcomplex<f32>>, tensor<4x5xcomplex<f32>>) -> tensor<3x5xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @f80_elements(%x: tensor<3xf80>) {
+  // expected-error @+1 {{'tad.reduce_sum' op element type f80 is not supported}}
+  %0 = "tad.reduce_sum"(%x) {dimensions = array<i64: 0>} : (tensor<3xf80>) -> tensor<f80>
+  return
+}
+
+// -----
+
+// A tensor whose bytes overflow int64 (bufferization asserted computing its layout), on any op.
+
+// expected-error @+1 {{'func.func' op tensor<4611686018427387904x4xf64> takes 147573952589676412928 bytes, more than fits in memory (2**63 - 1)}}
+func.func @huge(%x: tensor<4611686018427387904x4xf64>) -> tensor<4611686018427387904x4xf64> {
+  // expected-error @+1 {{'math.exp' op tensor<4611686018427387904x4xf64> takes 147573952589676412928 bytes}}
+  %0 = math.exp %x : tensor<4611686018427387904x4xf64>
+  return %0 : tensor<4611686018427387904x4xf64>
+}
