@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import functools
 import importlib
-import inspect
+import re
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Optional
 
 from mlir import ir
 from mlir.passmanager import PassManager
+
+from .options import OptionError, options_class
+from .options import parse as parse_options
 
 
 @dataclass(frozen=True)
@@ -97,56 +100,137 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
 def split_top_level(text: str, sep: str = ",") -> Iterator[str]:
     """Split ``text`` at ``sep`` outside of (), {} and quotes.
 
+    Raises
+    ------
+    ValueError
+        For a bracket that is never closed or closes the wrong one, an open
+        quote, or an empty element (``a,,b``).
+
     Examples
     --------
     >>> list(split_top_level("a, b{x=1,y=2}, func.func(c, d)"))
     ['a', 'b{x=1,y=2}', 'func.func(c, d)']
+    >>> list(split_top_level("a{x=1"))
+    Traceback (most recent call last):
+    ...
+    ValueError: '{' at column 2 of 'a{x=1' is never closed
     """
-    depth, quoted, start = 0, False, 0
+    opened: list[int] = []  # positions of the open brackets
+    quoted, start, elements = False, 0, []
     for i, ch in enumerate(text):
         if ch == '"':
             quoted = not quoted
         elif quoted:
             continue
         elif ch in "({":
-            depth += 1
+            opened.append(i)
         elif ch in ")}":
-            depth -= 1
-        elif ch == sep and depth == 0:
-            yield text[start:i].strip()
+            if not opened or text[opened.pop()] != _OPENING[ch]:
+                raise ValueError(f"unbalanced '{ch}' at column {i + 1} of '{text}'")
+        elif ch == sep and not opened:
+            elements.append(text[start:i].strip())
             start = i + 1
-    tail = text[start:].strip()
-    if tail:
-        yield tail
+    if quoted:
+        raise ValueError(f"unclosed quote in '{text}'")
+    if opened:
+        raise ValueError(f"'{text[opened[-1]]}' at column {opened[-1] + 1} of '{text}' is never closed")
+    elements.append(text[start:].strip())
+    if elements == [""]:
+        return iter(())
+    if "" in elements:
+        raise ValueError(f"empty pass name in '{text}'")
+    return iter(elements)
 
 
-def _parse_options(text: str) -> dict:
-    """``"budget=10 policy=x"`` -> ``{"budget": "10", "policy": "x"}``."""
-    options = {}
-    for item in text.split():
-        key, eq, value = item.partition("=")
-        if not eq:
-            raise ValueError(f"pass option '{item}' needs the form key=value")
-        options[key.replace("-", "_")] = value.strip('"')
-    return options
+_OPENING = {")": "(", "}": "{"}
+_ANCHOR = "builtin.module("
 
 
 def _strip_module_anchor(text: str) -> str:
+    """``builtin.module(a, b)`` -> ``a, b``: the outer anchor's parenthesis must close at the very end.
+
+    Examples
+    --------
+    >>> _strip_module_anchor(" builtin.module(cse, canonicalize) ")
+    'cse, canonicalize'
+    """
     text = text.strip()
-    if text.startswith("builtin.module(") and text.endswith(")"):
-        return text[len("builtin.module("):-1]
-    return text
+    if not text.startswith(_ANCHOR):
+        return text
+    list(split_top_level(text))  # raises on unbalanced brackets
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch in "({") - (ch in ")}")
+        if depth == 0 and ch == ")":
+            if i != len(text) - 1:
+                raise ValueError(f"unexpected '{text[i + 1:].strip()}' after the builtin.module(...) "
+                                 f"of '{text}'")
+            return text[len(_ANCHOR):-1]
+    return text  # unreachable: the brackets are balanced
 
 
-def _python_pass(info: PassInfo, options: dict, verify_each: bool = True) -> Callable:
+def _parse_element(element: str) -> tuple[Optional[PassInfo], str]:
+    """``tad-remat{budget=10}`` -> (its :class:`PassInfo`, ``"budget=10"``); (None, "") for an upstream element.
+
+    Raises
+    ------
+    ValueError
+        For a tensorad pass followed by anything but one ``{options}``.
+    """
+    name = re.match(r"[\w.-]*", element).group(0)
+    info = PASSES.get(name)
+    if info is None:
+        return None, ""
+    rest = element[len(name):].strip()
+    if not rest:
+        return info, ""
+    if rest[0] != "{" or rest[-1] != "}" or _closing_brace(rest) != len(rest) - 1:
+        raise ValueError(f"'{element}': a tensorad pass takes its options as {name}{{key=value ...}}")
+    return info, rest[1:-1]
+
+
+def _closing_brace(text: str) -> int:
+    """Index of the brace closing the one ``text`` starts with."""
+    depth, quoted = 0, False
+    for i, ch in enumerate(text):
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted:
+            depth += (ch == "{") - (ch == "}")
+            if depth == 0:
+                return i
+    return -1
+
+
+def bind_options(info: PassInfo, text: str = "") -> Callable:
+    """The entry of ``info`` with its options read from ``text`` (``"budget=64MiB tier=exact"``).
+
+    The text is parsed into the pass's options class (see
+    :mod:`tensorad.passes.options`) here, before anything runs.
+
+    Raises
+    ------
+    tensorad.passes.options.OptionError
+        For an unknown option or a bad value, naming the pass, the option,
+        the value and what is accepted.
+
+    Examples
+    --------
+    >>> bind_options(PASSES["tad-lower-to-llvm"], "threads=4")().count("threads=4") > 1
+    True
+    """
+    entry = info.load()
+    options = options_class(entry)
+    if options is None:
+        if text.strip():
+            raise OptionError(f"pass '{info.name}' takes no options, got '{text.strip()}'")
+        return entry
+    return functools.partial(entry, options=parse_options(options, text, info.name))
+
+
+def _python_pass(info: PassInfo, options_text: str, verify_each: bool = True) -> Callable:
     """Wrap a pass entry: no exception escapes, and (with ``verify_each``) tad ops are verified after it."""
-    function = info.load()
-    known = [p for p in inspect.signature(function).parameters if p not in ("op", "pass_")]
-    unknown = sorted(set(options) - set(known))
-    if unknown:
-        raise ValueError(f"pass {info.name} has no option {', '.join(unknown)}"
-                         + (f"; its options are {', '.join(known)}" if known else ""))
-    entry = functools.partial(function, **options)
+    entry = bind_options(info, options_text)
 
     def run(op, pass_):
         try:
@@ -156,9 +240,12 @@ def _python_pass(info: PassInfo, options: dict, verify_each: bool = True) -> Cal
                     from .verify import run as verify
                     verify(op, pass_)
         except Exception as err:  # a pass reports failure, it never raises
+            # An exception here is a bug in the pass, not a property of the
+            # input: say so, at no source position (the module's would be 0:0).
             # Errors raised inside MLIR callbacks carry a whole traceback: keep its last line.
             message = (str(err).strip().splitlines() or [""])[-1]
-            op.location.emit_error(f"{info.name} failed: {type(err).__name__}: {message}")
+            ir.Location.unknown(op.context).emit_error(
+                f"internal error in pass '{info.name}': {type(err).__name__}: {message}")
             pass_.signal_pass_failure()
 
     run.__name__ = info.name.replace("-", "_")
@@ -173,7 +260,9 @@ def add_pipeline(pm: PassManager, text: str, verify_each: bool = True) -> None:
     Raises
     ------
     ValueError
-        If a pass name or option is unknown.
+        If the text is malformed, or a pass name is unknown.
+    tensorad.passes.options.OptionError
+        (a ``ValueError``) if a pass option is unknown or has a bad value.
     """
     upstream: list[str] = []
 
@@ -183,17 +272,15 @@ def add_pipeline(pm: PassManager, text: str, verify_each: bool = True) -> None:
             upstream.clear()
 
     for element in split_top_level(_strip_module_anchor(text)):
-        name, brace, rest = element.partition("{")
-        info = PASSES.get(name.strip())
+        info, options_text = _parse_element(element)
         if info is None:
             upstream.append(element)
             continue
-        options = _parse_options(rest.rstrip("}")) if brace else {}
         flush()
         if info.is_pipeline:
-            add_pipeline(pm, info.load()(**options), verify_each)
+            add_pipeline(pm, bind_options(info, options_text)(), verify_each)
         else:
-            pm.add(_python_pass(info, options, verify_each), name=info.name, argument=info.name,
+            pm.add(_python_pass(info, options_text, verify_each), name=info.name, argument=info.name,
                    description=info.summary)
     flush()
 

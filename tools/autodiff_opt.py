@@ -59,18 +59,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     >>> parse_args(["x.mlir", "--tad-remat=budget=100", "--cse"]).pipeline
     'builtin.module(tad-remat{budget=100},cse)'
     """
-    from tensorad.passes.registry import PASSES
-
-    width = max(map(len, PASSES)) + 2
-    passes = "\n".join(f"  --{name:<{width}}{'(pipeline) ' if info.is_pipeline else ''}{info.summary}"
-                       for name, info in PASSES.items())
     parser = _Parser(
         prog=PROG, add_help=False, allow_abbrev=False,
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Read MLIR, verify tad ops, run passes, print MLIR.",
-        epilog=f"tensorad passes (flags, or names inside --pass-pipeline):\n{passes}\n\n"
-               "Any other --NAME[=OPTIONS] flag runs the upstream MLIR pass NAME, as in mlir-opt.\n"
-               "Pass flags run in command-line order; options look like --NAME='key=value key2=value2'.")
+        description="Read MLIR, verify tad ops, run passes, print MLIR.")
     own: set[str] = set()
 
     def option(*flags, **kwargs):
@@ -78,7 +70,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         parser.add_argument(*flags, **kwargs)
 
     parser.add_argument("input", nargs="?", default="-", help="input file (default: stdin)")
-    option("-h", "--help", action="help", help="show this help and exit")
+    option("-h", "--help", action=_HelpAction, help="show this help and exit")
     option("-o", dest="output", metavar="FILE", help="output file (default: stdout; none with --export)")
     option("--pass-pipeline", metavar="PIPELINE",
            help="textual pipeline, e.g. 'builtin.module(tad-verify, canonicalize)'")
@@ -88,6 +80,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
            help="check produced diagnostics against expected-* comments")
     option("--tad-remat-report", metavar="FILE",
            help="write what tad-remat stored and recomputed (JSON) to FILE")
+    option("--run-reproducer", action="store_true",
+           help="run the pipeline recorded in the input (a crash reproducer) instead of pass flags")
     option("--export", metavar="DIR",
            help="lower with the pipeline, then write a shared library, C header and ctypes loader "
                 "to DIR (the input holds the entry as a func.func on static tensors)")
@@ -108,12 +102,56 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         parser.error("--pass-pipeline cannot be combined with pass flags")
     if args.export and (args.split_input_file or args.verify_diagnostics):
         parser.error("--export cannot be combined with --split-input-file or --verify-diagnostics")
+    if args.run_reproducer and (args.pass_pipeline is not None or elements):
+        parser.error("--run-reproducer runs the pipeline recorded in the input: it takes no passes")
     args.pipeline = args.pass_pipeline or (f"builtin.module({','.join(elements)})" if elements else "")
     if args.tad_remat_report:
-        args.pipeline = re.sub(r"tad-remat(\{([^}]*)\})?",
-                               lambda m: f"tad-remat{{{(m.group(2) or '')} report={args.tad_remat_report}}}",
-                               args.pipeline)
+        args.pipeline, found = _REMAT.subn(
+            lambda m: f"tad-remat{{{(m.group(2) or '')} report={args.tad_remat_report}}}", args.pipeline)
+        if not found:
+            parser.error("--tad-remat-report needs the tad-remat pass in the pipeline")
     return args
+
+
+# The tad-remat element of a pipeline, with its options.
+_REMAT = re.compile(r"(?<![\w.-])tad-remat(?![\w-])(\{([^}]*)\})?")
+
+
+class _HelpAction(argparse.Action):
+    """``--help``: the tool's options, then every tensorad pass with its options (imported only for help)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.epilog = passes_help()
+        parser.print_help()
+        parser.exit()
+
+
+def passes_help() -> str:
+    """The ``--help`` text of the tensorad passes: name, summary, and each option with its type and default.
+
+    Examples
+    --------
+    >>> "budget=<a number of bytes" in passes_help()
+    True
+    """
+    from tensorad.passes.options import describe, options_class
+    from tensorad.passes.registry import PASSES
+
+    width = max(map(len, PASSES)) + 2
+    lines = ["tensorad passes (flags, or names inside --pass-pipeline):"]
+    for name, info in PASSES.items():
+        lines.append(f"  --{name:<{width}}{'(pipeline) ' if info.is_pipeline else ''}{info.summary}")
+        options = options_class(info.load())
+        for o in describe(options) if options else ():
+            default = "" if o.default in (None, "") else f" (default: {o.default})"
+            lines.append(f"      {o.key}=<{o.accepted}>\n          {o.doc}{default}")
+    return "\n".join(lines + [
+        "",
+        "Any other --NAME[=OPTIONS] flag runs the upstream MLIR pass NAME, as in mlir-opt.",
+        "Pass flags run in command-line order; options look like --NAME='key=value key2=value2'."])
 
 
 def _split_pass_flags(argv: Sequence[str], own: set[str]) -> tuple[list[str], list[str]]:
@@ -217,7 +255,7 @@ class Source:
 
     def render(self, severity: str, where: Optional[Where], message: str, show_line: bool = True) -> str:
         """Return ``FILE:LINE:COL: SEVERITY: MESSAGE`` with the source line and a caret."""
-        if where is None:
+        if where is None or where[1] == 0:  # line 0: no position (a parsed module's own location)
             return f"{self.name}: {severity}: {message}"
         file, line, col = where
         text = f"{self.name if file == '-' else file}:{line}:{col}: {severity}: {message}"
@@ -342,7 +380,14 @@ def _mlir_string(text: str) -> str:
 
 
 class _Driver:
-    """Parses, verifies, transforms and prints one chunk at a time in one context."""
+    """Parses, verifies, transforms and prints one chunk at a time in one context.
+
+    Each chunk is processed in a forked child (:func:`tensorad.passes.isolation.fork_call`),
+    so an LLVM assertion or a segfault inside a pass cannot end the tool: the
+    pipeline is then run again pass by pass to name the pass that crashed and
+    write the IR it crashed on as a reproducer. ``--mlir-timing`` processes
+    chunks in this process, so that one report covers them all.
+    """
 
     def __init__(self, args: argparse.Namespace, source: Source):
         from mlir import ir
@@ -357,6 +402,7 @@ class _Driver:
         # diagnostic arrives in one place, in the order MLIR emits them.
         self.ctx.emit_error_diagnostics = True
         self.diags: list[Diag] = []
+        self.quiet = False  # while a crash is located: its diagnostics were shown already
         self._handler = self.ctx.attach_diagnostic_handler(self._on_diagnostic)
         self.verify_pm = build_pass_manager("tad-verify", self.ctx)
         self.pm = build_pass_manager(args.pipeline, self.ctx) if args.pipeline else None
@@ -373,7 +419,7 @@ class _Driver:
     def _on_diagnostic(self, diagnostic) -> bool:
         diag = Diag.of(diagnostic)
         self.diags.append(diag)
-        if not self.args.verify_diagnostics:
+        if not self.args.verify_diagnostics and not self.quiet:
             self.source.print_diag(diag)
         return True
 
@@ -383,6 +429,17 @@ class _Driver:
         A chunk is fine when it succeeded, or under ``--verify-diagnostics``
         when its diagnostics are exactly the expected ones.
         """
+        from tensorad.passes.isolation import ChildCrashed, fork_call
+
+        if self.args.mlir_timing:
+            return self._process_here(chunk)
+        try:
+            return fork_call(lambda: self._process_here(chunk))
+        except ChildCrashed as crash:
+            self._report_crash(chunk, crash.cause)
+            return None, False
+
+    def _process_here(self, chunk: str) -> tuple[Optional[str], bool]:
         self.diags = []
         try:
             module = self.ir.Module.parse(chunk, self.ctx)
@@ -402,21 +459,67 @@ class _Driver:
                 lambda where, message: self.source.print("error", where, message))
         return output, output is not None
 
+    def _report_crash(self, chunk: str, cause: str) -> None:
+        """Name the pass that crashed on ``chunk`` (running it again, isolated) and where its reproducer is."""
+        from tensorad.passes.isolation import ChildCrashed, PassCrash, fork_call, run_isolated
+
+        self.quiet = True
+        try:
+            try:
+                verified = fork_call(lambda: self._parsed_bytecode(chunk))
+            except ChildCrashed as crash:
+                self.source.print("error", None, f"autodiff-opt crashed ({crash.cause}) while parsing and "
+                                  "verifying the input")
+                return
+            if verified is None or self.pm is None:
+                self.source.print("error", None, f"autodiff-opt crashed ({cause})")
+                return
+            module = self.ir.Module.parse(verified, self.ctx)
+            try:
+                run_isolated(module, self.args.pipeline)
+                message = f"the pipeline crashed ({cause}), but not when run again pass by pass"
+            except PassCrash as crashed:
+                message = str(crashed)
+            except self.ir.MLIRError:
+                message = f"the pipeline crashed ({cause}), but failed cleanly when run again"
+        finally:
+            self.quiet = False
+        self.source.print("error", _first_position(module), message)
+
+    def _parsed_bytecode(self, chunk: str) -> Optional[bytes]:
+        """The chunk parsed and verified, as bytecode (None when it does not parse or verify)."""
+        import io
+
+        try:
+            module = self.ir.Module.parse(chunk, self.ctx)
+            self.verify_pm.run(module.operation)
+        except self.ir.MLIRError:
+            return None
+        buffer = io.BytesIO()
+        module.operation.write_bytecode(buffer)
+        return buffer.getvalue()
+
     def _export(self, module) -> tuple[Optional[str], bool]:
         """Lower ``module`` with the pipeline and write the --export artefact (MLIRError escapes)."""
         from tensorad.errors import ExportError
         from tensorad.export import export, prepare_entry
 
         args = self.args
+        entry = [op for op in module.body.operations
+                 if "sym_name" in op.attributes and op.attributes["sym_name"].value == args.entry]
+        where = file_location(entry[0].location) if entry else None
+        if entry and entry[0].operation.name == "func.func" and not entry[0].regions[0].blocks:
+            self.source.print("error", where, f"--entry @{args.entry} is a declaration without a body; "
+                              "--export needs a defined function (define derivatives first: "
+                              "autodiff-opt IN --tad-differentiate -o OUT, then export OUT)")
+            return None, False
         try:
             in_avals, out_avals = prepare_entry(module, args.entry)
             if self.pm is not None:
                 self.pm.run(module.operation)
             export(module, args.export, in_avals, out_avals, name=args.export_name, entry=args.entry)
         except ExportError as err:
-            entry = [op for op in module.body.operations
-                     if "sym_name" in op.attributes and op.attributes["sym_name"].value == args.entry]
-            self.source.print("error", file_location(entry[0].location) if entry else None, str(err))
+            self.source.print("error", where, str(err))
             return None, False
         return self._print(module), True
 
@@ -433,9 +536,33 @@ class _Driver:
         return asm + "\n"
 
 
+def _first_position(module) -> Optional[Where]:
+    """The first source position inside ``module`` (its first op's), for errors about the whole module."""
+    return next(filter(None, (file_location(op.location) for op in module.body.operations)), None)
+
+
 def _error(message: str) -> int:
     print(f"{PROG}: error: {message}", file=sys.stderr)
     return 1
+
+
+def check_writable(path: str) -> Optional[str]:
+    """Why ``path`` cannot be written, or None when it can (a file created to find out is removed again).
+
+    Examples
+    --------
+    >>> check_writable("/no/such/folder/out.mlir")
+    'No such file or directory'
+    """
+    existed = os.path.exists(path)
+    try:
+        with open(path, "a"):
+            pass
+    except OSError as err:
+        return err.strerror or str(err)
+    if not existed:
+        os.remove(path)
+    return None
 
 
 def run(argv: Sequence[str]) -> int:
@@ -449,17 +576,30 @@ def run(argv: Sequence[str]) -> int:
     >>> run(["model.mlir", "--tad-verify"])  # doctest: +SKIP
     0
     """
+    from tensorad.passes.isolation import reproducer_pipeline
+    from tensorad.passes.options import OptionError
+
     args = parse_args(argv)
     name = "<stdin>" if args.input == "-" else args.input
     try:
         text = sys.stdin.read() if args.input == "-" else Path(args.input).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         return _error(f"cannot read input file '{name}': {getattr(err, 'strerror', None) or err}")
+    if args.run_reproducer:
+        args.pipeline = reproducer_pipeline(text)
+        if args.pipeline is None:
+            return _error(f"'{name}' is not a reproducer: it has no mlir_reproducer resource with a pipeline")
+    for path in (args.output, args.tad_remat_report):
+        problem = path and path != "-" and check_writable(path)
+        if problem:
+            return _error(f"cannot write '{path}': {problem}")
     source = Source(name, text)
     try:
         driver = _Driver(args, source)
+    except OptionError as err:
+        return _error(str(err))
     except (ValueError, TypeError, ImportError) as err:
-        return _error(f"invalid pass pipeline '{args.pipeline}': {str(err).strip()}")
+        return _error(f"invalid pass pipeline: {str(err).strip()}")
     sys.stderr.flush()  # MLIR writes IR dumps and timing straight to the stderr file descriptor
     results = [driver.process(chunk) for chunk in (split_input(text) if args.split_input_file else [text])]
     driver.close()
@@ -474,7 +614,7 @@ def run(argv: Sequence[str]) -> int:
         try:
             Path(output_file).write_text(output, encoding="utf-8")
         except OSError as err:
-            return _error(f"cannot write output file '{output_file}': {err.strerror}")
+            return _error(f"cannot write '{output_file}': {err.strerror or err}")
     return 0 if ok else 1
 
 

@@ -44,16 +44,41 @@ class Request:
 
     @classmethod
     def from_decl(cls, decl: ir.Operation) -> "Request | None":
-        """Read the request declared by ``decl``, or None when it declares none."""
-        for kind in KINDS:
-            key = f"tad.{kind}"
-            if key in decl.attributes:
-                spec = decl.attributes[key]
-                if not isinstance(spec, ir.DictAttr) or "of" not in spec or "wrt" not in spec:
-                    raise DerivativeError(decl.location,
-                                          f"{key} must be {{of = @function, wrt = array<i64: ...>}}")
-                return cls(decl, kind, spec["of"].value, tuple(spec["wrt"]))
-        return None
+        """Read the request declared by ``decl``, or None when it declares none.
+
+        Raises
+        ------
+        DerivativeError
+            At the declaration, when it declares both kinds or its attribute
+            is not ``{of = @function, wrt = array<i64: ...>}`` with distinct
+            indices.
+        """
+        kinds = [kind for kind in KINDS if f"tad.{kind}" in decl.attributes]
+        if not kinds:
+            return None
+        name = decl.attributes["sym_name"].value
+        if len(kinds) > 1:
+            raise DerivativeError(decl.location, f"@{name} declares both tad.vjp and tad.jvp: "
+                                  "a function is one derivative; declare the other in a second function")
+        key = f"tad.{kinds[0]}"
+        spec = decl.attributes[key]
+        form = f"{key} must be {{of = @function, wrt = array<i64: ...>}}"
+        if not isinstance(spec, ir.DictAttr) or "of" not in spec or "wrt" not in spec:
+            raise DerivativeError(decl.location, f"{form}, got {spec}")
+        extra = sorted(named.name for named in spec if named.name not in ("of", "wrt"))
+        if extra:
+            raise DerivativeError(decl.location, f"{form}: unknown key {', '.join(extra)}")
+        of, wrt = spec["of"], spec["wrt"]
+        if not isinstance(of, ir.FlatSymbolRefAttr):
+            raise DerivativeError(decl.location, f"{form}: 'of' must name a function (@f), got {of}")
+        if not isinstance(wrt, ir.DenseI64ArrayAttr):
+            raise DerivativeError(decl.location, f"{form}: 'wrt' must list input indices as "
+                                  f"array<i64: ...>, got {wrt}")
+        wrt = tuple(wrt)
+        if not wrt or len(set(wrt)) != len(wrt):
+            raise DerivativeError(decl.location, f"{key}: 'wrt' must name one or more distinct inputs, "
+                                  f"got {list(wrt)}")
+        return cls(decl, kinds[0], of.value, wrt)
 
     @property
     def name(self) -> str:
@@ -88,8 +113,68 @@ def expected_type(request: Request, primal_type: ir.FunctionType, prefix: tuple)
     return ir.FunctionType.get(inputs + batched, results + derived)
 
 
+# Branches between blocks: the differentiator handles structured control flow only.
+_UNSTRUCTURED = ("cf.br", "cf.cond_br", "cf.switch")
+
+
+def check_primal(request: Request, primal_type: ir.FunctionType) -> None:
+    """Check that ``@of`` can be differentiated: ``wrt`` inputs and results are tensors, and no branches.
+
+    Raises
+    ------
+    DerivativeError
+        At the primal function for a type that is not a ranked tensor, at
+        its first branch op for unstructured control flow.
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> m = ir.Module.parse('''
+    ... func.func @f(%x: f64) -> f64 { return %x : f64 }
+    ... func.func private @f_vjp(f64, f64) -> (f64, f64) attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}}
+    ... ''', make_context())
+    >>> request = Request.from_decl(m.body.operations[1].operation)
+    >>> try:
+    ...     check_primal(request, m.body.operations[0].attributes["function_type"].value)
+    ... except DerivativeError as err:
+    ...     print(err)
+    cannot differentiate @f: input 0 has type f64, and tad-differentiate works on ranked tensors (tensor<f64> for a scalar)
+    """
+    primal = _function(request.decl.parent, request.of)
+    inputs = list(primal_type.inputs)
+    differentiated = [("input", i, inputs[i]) for i in request.wrt if 0 <= i < len(inputs)]
+    for kind, i, t in differentiated + [("result", i, t) for i, t in enumerate(primal_type.results)]:
+        if not isinstance(t, ir.RankedTensorType):
+            raise DerivativeError((primal or request.decl).location,
+                                  f"cannot differentiate @{request.of}: {kind} {i} has type {t}, and "
+                                  "tad-differentiate works on ranked tensors (tensor<f64> for a scalar)")
+    branch = None if primal is None else _first_branch(primal)
+    if branch is not None:
+        raise DerivativeError(branch.location, f"cannot differentiate @{request.of}: unstructured control flow "
+                              f"('{branch.name}') is not supported; use scf.if, scf.for or scf.while")
+
+
+def _function(module: ir.Operation, name: str):
+    return next((op.operation for op in module.regions[0].blocks[0].operations
+                 if op.operation.name == "func.func" and op.attributes["sym_name"].value == name), None)
+
+
+def _first_branch(function: ir.Operation):
+    found = []
+
+    def visit(op):
+        if op.name in _UNSTRUCTURED:
+            found.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    function.walk(visit)
+    return found[0] if found else None
+
+
 def check(request: Request, primal_type: ir.FunctionType) -> tuple:
     """Check the declared type of ``request``; return its batch prefix ``P``."""
+    check_primal(request, primal_type)
     inputs = list(primal_type.inputs)
     for i in request.wrt:
         if not 0 <= i < len(inputs):

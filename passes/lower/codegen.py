@@ -60,8 +60,10 @@ from mlir.dialects import scf, tensor
 from mlir.dialects.transform import interpreter
 
 from . import linalg_ops as linalg
+from ..options import option
 from ..walk import collect, defined_outside, defining_op
 from .host import vector_bits as host_vector_bits
+from .threads import ThreadOptions
 
 # An op is split over threads only when it runs at least this many loop
 # iterations (multiply-adds of a contraction, elements of anything else):
@@ -91,16 +93,23 @@ _COMBINERS = frozenset({
 })
 
 
-def run(op: ir.Operation, pass_, threads: str = "1", vector_bits: str = "0") -> None:
+def _is_vector_width(bits: int) -> bool:
+    return bits == 0 or (64 <= bits <= 4096 and bits & (bits - 1) == 0)
+
+
+@dataclass(frozen=True)
+class CodegenOptions(ThreadOptions):
+    """The options of ``tad-tile-and-vectorize`` and ``tad-lower-to-llvm``: threads, and the vector width."""
+
+    vector_bits: int = option(0, "vector register width to tile for (0: the host's)", check=_is_vector_width,
+                              accepted="0 or a power of two from 64 to 4096")
+
+
+def run(op: ir.Operation, pass_, options: CodegenOptions = CodegenOptions()) -> None:
     """Tile and vectorize every linalg op inside ``op`` (a ``builtin.module``).
 
-    Parameters
-    ----------
-    threads : str
-        Number of chunks to split a large op's outermost parallel loop into
-        (``"1"``: no thread loops).
-    vector_bits : str
-        Vector register width to tile for; ``"0"`` asks the host.
+    ``options.threads`` is the number of chunks a large op's outermost
+    parallel loop is split into (1: no thread loops).
 
     Examples
     --------
@@ -109,8 +118,8 @@ def run(op: ir.Operation, pass_, threads: str = "1", vector_bits: str = "0") -> 
     >>> m = ir.Module.parse("func.func @f() { return }", make_context())
     >>> run_pipeline(m, "tad-tile-and-vectorize{threads=2 vector-bits=256}")
     """
-    bits = int(vector_bits) or host_vector_bits()
-    n_threads = int(threads)
+    bits = options.vector_bits or host_vector_bits()
+    n_threads = options.threads
     _hoist_transposes(op)
     _clone_shared_fills(op)
     _pack_streamed_operands(op, bits)

@@ -59,12 +59,24 @@ True
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Optional
 
 from mlir import ir
 from mlir.dialects import func
 
+from ..options import option
 from ..walk import collect, defined_outside, defining_op
+
+MAX_THREADS = 1024
+
+
+@dataclass(frozen=True)
+class ThreadOptions:
+    """The option of the passes that split loops over threads (``tad-outline-thread-loops{threads=4}``)."""
+
+    threads: int = option(1, "threads large loops are split over (1: none)",
+                          check=lambda n: 1 <= n <= MAX_THREADS, accepted=f"an integer from 1 to {MAX_THREADS}")
 
 _SUFFIX_CHUNK, _SUFFIX_LAUNCH = "_chunk", "_launch"
 # Polls of the helpers' finish count before the launcher sleeps until they are
@@ -96,7 +108,7 @@ _RUNTIME = {
 
 # --- tad-outline-thread-loops ------------------------------------------------------------
 
-def outline(op: ir.Operation, pass_, threads: str = "1") -> None:
+def outline(op: ir.Operation, pass_, options: ThreadOptions = ThreadOptions()) -> None:
     """Outline every top-level one-dimensional ``scf.parallel`` from 0 by 1 into a chunk function.
 
     Examples
@@ -107,7 +119,7 @@ def outline(op: ir.Operation, pass_, threads: str = "1") -> None:
     >>> m = ir.Module.parse("func.func @f() { return }", make_context())
     >>> run_pipeline(m, "tad-outline-thread-loops{threads=4}")
     """
-    if int(threads) < 2:
+    if options.threads < 2:
         return
     launchers: dict = {}  # chunk function text -> its launcher, shared by identical loops
     for function in list(op.regions[0].blocks[0].operations):
@@ -208,7 +220,7 @@ def _outline_loop(loop: ir.Operation, module: ir.Operation, name: str, launchers
 
 # --- tad-define-thread-launchers ---------------------------------------------------------------
 
-def define_launchers(op: ir.Operation, pass_, threads: str = "1") -> None:
+def define_launchers(op: ir.Operation, pass_, options: ThreadOptions = ThreadOptions()) -> None:
     """Give every declared ``*_thread_loop*_launch`` function of ``op`` (LLVM dialect) its body."""
     body = op.regions[0].blocks[0]
     declared = {o.attributes["sym_name"].value: o for o in body.operations
@@ -217,7 +229,7 @@ def define_launchers(op: ir.Operation, pass_, threads: str = "1") -> None:
                  if name.endswith(_SUFFIX_LAUNCH) and "_thread_loop" in name and not o.regions[0].blocks]
     if not launchers:
         return
-    helpers = max(int(threads) - 1, 1)
+    helpers = max(options.threads - 1, 1)
     text = [f"llvm.func @{name}{signature}" for name, signature in _RUNTIME.items() if name not in declared]
     if _HELPER not in declared:
         text.append(_helper_text())

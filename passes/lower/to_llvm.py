@@ -26,11 +26,13 @@ Examples
 --------
 >>> "one-shot-bufferize" in pipeline()
 True
->>> "tad-outline-thread-loops{threads=4}" in pipeline(threads="4")
+>>> "tad-outline-thread-loops{threads=4}" in pipeline(CodegenOptions(threads=4))
 True
 """
 
 from __future__ import annotations
+
+from .codegen import CodegenOptions
 
 _TENSOR_STAGES = (
     "func.func(convert-elementwise-to-linalg)",
@@ -80,23 +82,21 @@ _LLVM_STAGES = (
 )
 
 
-def pipeline(threads: str = "1", vector_bits: str = "0") -> str:
+def pipeline(options: CodegenOptions = CodegenOptions()) -> str:
     """Return the pipeline text of ``tad-lower-to-llvm``.
 
-    Parameters
-    ----------
-    threads : str
-        Number of threads large ops are split over; ``"1"`` makes
-        single-threaded code that needs no async runtime.
-    vector_bits : str
-        Vector register width to tile for; ``"0"`` asks the host.
+    ``options.threads`` is the number of threads large ops are split over
+    (1 makes single-threaded code that needs no async runtime);
+    ``options.vector_bits`` the vector register width to tile for (0 asks
+    the host).
 
     Examples
     --------
     >>> pipeline().startswith("func.func(")
     True
     """
-    stages = [*_TENSOR_STAGES, f"tad-tile-and-vectorize{{threads={threads} vector-bits={vector_bits}}}",
+    threads, bits = options.threads, options.vector_bits
+    stages = [*_TENSOR_STAGES, f"tad-tile-and-vectorize{{threads={threads} vector-bits={bits}}}",
               "tad-approximate-math", *_BUFFER_STAGES]
     stages += [f"tad-outline-thread-loops{{threads={threads}}}", *_LOOP_STAGES, *_LLVM_STAGES,
                f"tad-define-thread-launchers{{threads={threads}}}"]

@@ -46,12 +46,17 @@ Examples
 --------
 >>> "nvvm-attach-target{chip=sm_90 features=+ptx80 O=3}" in pipeline()
 True
->>> "features=+ptx70" in pipeline(chip="sm_80")
+>>> "features=+ptx70" in pipeline(NVVMOptions(chip="sm_80"))
 True
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from ..options import option
 from .to_llvm import _BUFFERIZE, _DEALLOC_STAGES, _LLVM_STAGES, _LOOP_STAGES, _TENSOR_STAGES
 
 PTX_FEATURES = {"sm_70": "+ptx60", "sm_75": "+ptx63", "sm_80": "+ptx70", "sm_86": "+ptx71", "sm_89": "+ptx78",
@@ -59,40 +64,41 @@ PTX_FEATURES = {"sm_70": "+ptx60", "sm_75": "+ptx63", "sm_80": "+ptx70", "sm_86"
 FORMATS = ("isa", "llvm", "offloading", "bin", "fatbin")
 
 
-def pipeline(chip: str = "sm_90", features: str = "", format: str = "isa", opt_level: str = "3") -> str:
-    """Return the pipeline text of ``tad-lower-to-nvvm``.
+@dataclass(frozen=True)
+class NVVMOptions:
+    """The options of ``tad-lower-to-nvvm`` (``tad-lower-to-nvvm{chip=sm_80 format=llvm}``)."""
 
-    Parameters
-    ----------
-    chip : str
-        The GPU architecture, ``sm_XX``.
-    features : str
-        PTX ISA version, ``+ptxNN``; empty picks the one in the table above.
-    format : str
-        What ``gpu-module-to-binary`` embeds: ``isa`` (PTX text, default),
-        ``llvm``/``offloading`` (NVVM IR), or ``bin``/``fatbin`` (these need
-        ``ptxas`` from the CUDA toolkit).
-    opt_level : str
-        LLVM optimization level of the kernels.
+    chip: str = option("sm_90", "the GPU architecture, sm_XX", check=lambda chip: re.fullmatch(r"sm_\w+", chip),
+                       accepted="sm_XX")
+    features: str = option("", "PTX ISA version, +ptxNN (default: the oldest that supports the chip)",
+                           check=lambda text: re.fullmatch(r"\+ptx[0-9]+", text), accepted="+ptxNN")
+    format: Literal[FORMATS] = option("isa", "what gpu-module-to-binary embeds: isa (PTX text), llvm or "
+                                      "offloading (NVVM IR), bin or fatbin (need ptxas)")
+    opt_level: int = option(3, "LLVM optimization level of the kernels", check=lambda level: 0 <= level <= 3,
+                            accepted="0, 1, 2 or 3")
+
+    def __post_init__(self):
+        if not self.features and self.chip not in PTX_FEATURES:
+            raise ValueError(f"unknown chip '{self.chip}': choose one of {', '.join(PTX_FEATURES)}, "
+                             "or give its PTX version as features=+ptxNN")
+
+
+def pipeline(options: NVVMOptions = NVVMOptions()) -> str:
+    """Return the pipeline text of ``tad-lower-to-nvvm``.
 
     Raises
     ------
     ValueError
-        For a chip without a known PTX version (when ``features`` is empty)
-        or an unknown format.
+        (from :class:`NVVMOptions`) for a chip without a known PTX version
+        when ``features`` is empty.
 
     Examples
     --------
-    >>> pipeline(format="llvm").endswith("gpu-module-to-binary{format=llvm}")
+    >>> pipeline(NVVMOptions(format="llvm")).endswith("gpu-module-to-binary{format=llvm}")
     True
     """
-    if not features:
-        if chip not in PTX_FEATURES:
-            raise ValueError(f"unknown chip '{chip}': choose one of {', '.join(PTX_FEATURES)}, "
-                             "or give its PTX version as features=+ptxNN")
-        features = PTX_FEATURES[chip]
-    if format not in FORMATS:
-        raise ValueError(f"unknown format '{format}': choose one of {', '.join(FORMATS)}")
+    chip, format, opt_level = options.chip, options.format, options.opt_level
+    features = options.features or PTX_FEATURES[chip]
     stages = [*_TENSOR_STAGES, _BUFFERIZE, "tad-copy-arguments-to-device", *_DEALLOC_STAGES,
               "tad-allocate-on-device", "tad-map-to-gpu", "func.func(convert-linalg-to-loops)",
               "convert-math-to-funcs", "gpu-kernel-outlining", *_LOOP_STAGES,

@@ -51,11 +51,14 @@ Examples
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Literal, Optional
 
 from mlir import ir
 
+from ..options import option
 from . import chain, cost, exact, greedy, mincut
-from .graph import build
+from .graph import POLICIES, build
 from .report import FunctionReport, write
 from .rewrite import apply
 
@@ -80,7 +83,7 @@ def parse_bytes(text: str) -> int:
     >>> parse_bytes("1.5kB"), parse_bytes("2048")
     (1500, 2048)
     """
-    match = re.fullmatch(r"\s*([0-9.]+)\s*([a-zA-Z]*)\s*", text)
+    match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*([a-zA-Z]*)\s*", text)
     if not match or match.group(2).lower() not in _UNITS:
         raise ValueError(f"budget '{text}' is not a number of bytes (e.g. 1048576 or 64MiB)")
     return int(float(match.group(1)) * _UNITS[match.group(2).lower()])
@@ -168,21 +171,42 @@ def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto"
     return report
 
 
-def run(op: ir.Operation, pass_, budget: str = "", policy: str = "", tier: str = "auto",
-        time_limit: str = "10", report: str = "") -> None:
+def _is_policy(text: str) -> bool:
+    return text.partition(":")[0] in POLICIES
+
+
+@dataclass(frozen=True)
+class RematOptions:
+    """The options of ``tad-remat`` (pipeline text ``tad-remat{budget=64MiB tier=exact}``)."""
+
+    budget: Optional[int] = option(None, "peak live bytes the schedule must fit (default: checkpoint regions only)",
+                                   parse=parse_bytes, accepted="a number of bytes, e.g. 1048576 or 64MiB")
+    policy: str = option("", "checkpoint policy of regions that name none", check=_is_policy,
+                         accepted="one of " + ", ".join(POLICIES[:-1]) + ", save_only_these_names:NAME,...")
+    tier: Literal[TIERS] = option("auto", "the solver; auto picks one by the function's size and shape")
+    time_limit: float = option(10.0, "seconds the exact tier's solver may take",
+                               check=lambda seconds: seconds > 0, accepted="a positive number of seconds")
+    report: str = option("", "write what was kept and recomputed (JSON) to this file",
+                         check=bool, accepted="a file path")
+
+
+def run(op: ir.Operation, pass_, options: RematOptions = RematOptions()) -> None:
     """Schedule every function of the module ``op`` (see the module docstring)."""
-    limit = parse_bytes(budget) if budget else None
     reports = []
     for function in [o.operation for o in op.regions[0].blocks[0].operations]:
         if function.name != "func.func" or not function.regions[0].blocks:
             continue
-        if policy:
-            _inherit_policy(function, policy)
+        if options.policy:
+            _inherit_policy(function, options.policy)
         try:
-            reports.append(plan_function(function, limit, tier, float(time_limit)))
+            reports.append(plan_function(function, options.budget, options.tier, options.time_limit))
         except RematError as err:
             err.location.emit_error(str(err))
             pass_.signal_pass_failure()
             return
-    if report:
-        write(reports, report)
+    if options.report:
+        try:
+            write(reports, options.report)
+        except OSError as err:
+            ir.Location.unknown().emit_error(f"cannot write '{options.report}': {err.strerror or err}")
+            pass_.signal_pass_failure()
