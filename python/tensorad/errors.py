@@ -15,6 +15,10 @@ class TracingError(TensoradError, ValueError):
     """A traced program is malformed (bad shapes, unsupported indexing, ...)."""
 
 
+class UnexpectedTracerError(TensoradError, RuntimeError):
+    """A traced array was used after the trace that made it ended (as ``jax.errors.UnexpectedTracerError``)."""
+
+
 class CompileError(TensoradError, RuntimeError):
     """The MLIR pipeline rejected a program; the message carries MLIR's diagnostics."""
 

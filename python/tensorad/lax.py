@@ -97,13 +97,22 @@ class _Scratch:
         with ir.InsertionPoint(self.block):
             return _flat_arrays(fun(*args))
 
-    def move_into(self, block: ir.Block, arguments: Sequence[ir.Value] = ()) -> None:
-        """Move the traced ops to the end of ``block``, its arguments replacing the scratch ones."""
+    def move_into(self, block: ir.Block, arguments: Sequence[ir.Value] = (),
+                  results: Sequence[Tracer] = ()) -> list:
+        """Move the traced ops to the end of ``block``, its arguments replacing the scratch ones.
+
+        Returns ``results`` (the body's outputs) as they are once moved: a body
+        may return one of its arguments unchanged, which the move replaces.
+        """
+        scratch_arguments = list(self.block.arguments)
+        moved = [scratch_arguments.index(r.value) if r.value in scratch_arguments else None
+                 for r in results]
         for old, new in zip(self.block.arguments, arguments):
             old.replace_all_uses_with(new)
         for op in list(self.block.operations):
             block.append(op)
         self.op.erase()
+        return [r if k is None else Tracer.of(arguments[k]) for r, k in zip(results, moved)]
 
 
 @emits_ops
@@ -261,7 +270,9 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
     loop = scf.ForOp(lb, ub, _index(1), [x.value for x in carry_leaves + stacks])
     _ask_snapshots(loop, snapshots)
     inner = list(loop.inner_iter_args)
-    scratch.move_into(loop.body, [loop.induction_variable] + inner[:len(carry_leaves)])
+    moved = scratch.move_into(loop.body, [loop.induction_variable] + inner[:len(carry_leaves)],
+                              new_leaves + y_leaves)
+    new_leaves, y_leaves = moved[:len(new_leaves)], moved[len(new_leaves):]
     # The scratch block's arguments are gone: the row is the new induction variable (or
     # the reversed index computed from it in the body).
     row = ref["row"] if reverse else loop.induction_variable

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import threading
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -26,7 +27,7 @@ from mlir import ir
 from mlir.dialects import func
 
 from . import dtypes, tree
-from .errors import ConcretizationError, TracingError
+from .errors import ConcretizationError, TracingError, UnexpectedTracerError
 
 _PACKAGE_DIRS = tuple(
     os.path.dirname(os.path.abspath(p)) + os.sep
@@ -75,6 +76,7 @@ def emits_ops(fn: Callable) -> Callable:
         global _depth
         if _depth:
             return fn(*args, **kwargs)
+        _check_tracers_alive(args, kwargs.values())
         _depth += 1
         try:
             if ir.Context.current is None:
@@ -87,6 +89,19 @@ def emits_ops(fn: Callable) -> Callable:
     wrapper.__name__, wrapper.__qualname__ = fn.__name__, fn.__qualname__
     wrapper.__doc__, wrapper.__wrapped__ = fn.__doc__, fn
     return wrapper
+
+
+def _check_tracers_alive(*groups) -> None:
+    """Raise UnexpectedTracerError for a tracer (or list of them) whose trace has ended.
+
+    Checked before a frontend function emits anything, so that a leaked tracer
+    is reported even where no op could be built (outside any trace).
+    """
+    for group in groups:
+        for arg in group:
+            for leaf in arg if isinstance(arg, (list, tuple)) else (arg,):
+                if isinstance(leaf, Tracer):
+                    leaf._check_alive()
 
 
 @contextlib.contextmanager
@@ -108,21 +123,66 @@ def emitting_at(location: ir.Location):
         _depth -= 1
 
 
+class _Trace:
+    """One function being traced; its tracers may be used only while it is."""
+
+    __slots__ = ("module", "where")
+
+    def __init__(self, module: ir.Module, where: str):
+        self.module, self.where = module, where
+
+
+class _ThreadTraces(threading.local):
+    """The functions this thread is tracing, innermost last (a thread never sees another's)."""
+
+    def __init__(self):
+        self.stack: list = []
+
+
+_traces = _ThreadTraces()
+
+
 class Tracer:
     """A symbolic array: one SSA tensor value of the function being traced.
 
     Behaves like a numpy array (``shape``, ``dtype``, operators, methods);
     anything that needs its runtime value (``bool(x)``, ``float(x)``) raises
-    :class:`~tensorad.errors.ConcretizationError`.
+    :class:`~tensorad.errors.ConcretizationError`. A tracer belongs to the trace
+    it was made in: used after that trace ended (kept in a list or a global),
+    or from another thread, it raises
+    :class:`~tensorad.errors.UnexpectedTracerError`.
     """
 
-    __slots__ = ("value", "shape", "dtype")
+    __slots__ = ("_value", "shape", "dtype", "_trace")
     __array_priority__ = 1000  # numpy scalars on the left defer to our operators
 
     def __init__(self, value: ir.Value, shape: tuple, dtype: np.dtype):
-        self.value = value
+        self._value = value
         self.shape = tuple(shape)
         self.dtype = np.dtype(dtype)
+        # Tracers that passes make while compiling belong to no trace.
+        self._trace = _traces.stack[-1] if _traces.stack else None
+
+    @property
+    def value(self) -> ir.Value:
+        """The MLIR value; only while the trace that made this tracer is running."""
+        self._check_alive()
+        return self._value
+
+    def _check_alive(self) -> None:
+        if self._trace is None:
+            return
+        if self._trace not in _traces.stack:
+            problem = "after that trace ended (or from another thread)"
+        elif self._trace.module is not _traces.stack[-1].module:
+            problem = "in a separate compilation started while it was traced"
+        else:
+            return
+        raise UnexpectedTracerError(
+            f"{user_line()}: a traced array {self.dtype.name}{list(self.shape)} of the function "
+            f"traced at {self._trace.where} is used {problem}. A traced array exists only while "
+            "its function is being traced: return it from the function instead of keeping it in "
+            "a list, a global or an attribute.")
 
     @classmethod
     def of(cls, value: ir.Value) -> "Tracer":
@@ -152,6 +212,7 @@ class Tracer:
         return f"Tracer(shape={self.shape}, dtype={self.dtype.name})"
 
     def _concrete(self, what: str):
+        self._check_alive()
         raise ConcretizationError(
             f"{user_line()}: {what} needs the concrete value of a traced array "
             f"{self.dtype.name}{list(self.shape)}, which is only known when the compiled "
@@ -189,7 +250,6 @@ class TraceState:
     """Where ops go while tracing: the shared MLIR context and the module being built."""
 
     _context: ir.Context | None = None
-    modules: list = []  # stack of modules being traced (innermost last)
     _counter = 0
 
     @classmethod
@@ -258,7 +318,8 @@ def trace_into(module: ir.Module, fun: Callable, in_avals: Sequence[tuple],
             if private:
                 fn.attributes["sym_visibility"] = ir.StringAttr.get("private")
             entry = fn.add_entry_block()
-        TraceState.modules.append(module)
+        trace = _Trace(module, _describe_location(fn.location))
+        _traces.stack.append(trace)
         try:
             with ir.InsertionPoint(entry):
                 tracers = [Tracer(a, shape, dt) for a, (shape, dt) in zip(entry.arguments, in_avals)]
@@ -267,13 +328,23 @@ def trace_into(module: ir.Module, fun: Callable, in_avals: Sequence[tuple],
                 out_leaves, out_tree = tree.flatten(out)
                 with user_location():
                     results = [tnp.asarray(leaf) for leaf in out_leaves]
-                func.ReturnOp([r.value for r in results])
+                result_values = [r.value for r in results]
+                func.ReturnOp(result_values)
         finally:
-            TraceState.modules.pop()
+            _traces.stack.remove(trace)
         captured = _lift_captures(fn.operation, entry)
         fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(
-            arg_types + [v.type for v in captured], [r.value.type for r in results]))
+            arg_types + [v.type for v in captured], [v.type for v in result_values]))
     return name, out_tree, [(r.shape, r.dtype) for r in results], captured
+
+
+def _describe_location(location: ir.Location) -> str:
+    """``file:line`` of a ``FileLineColLoc`` as Python prints them."""
+    text = str(location)  # loc("file":line:col)
+    if text.startswith('loc("'):
+        path, _, rest = text[5:].rpartition('":')
+        return f"{path}:{rest.split(':')[0]}"
+    return "<unknown>"
 
 
 def _lift_captures(fn: ir.Operation, entry: ir.Block) -> list:
@@ -320,4 +391,4 @@ def trace_function(fun: Callable, in_avals: Sequence[tuple], name: str = "main",
 
 def current_module() -> ir.Module | None:
     """The module being traced into, or None outside tracing."""
-    return TraceState.modules[-1] if TraceState.modules else None
+    return _traces.stack[-1].module if _traces.stack else None
