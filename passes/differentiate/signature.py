@@ -89,6 +89,44 @@ class Request:
         return self.decl.attributes["function_type"].value
 
 
+def pending_requests(functions) -> list:
+    """The requests of the declarations among ``functions`` (``func.func`` ops) that still need a body.
+
+    A function with a body that carries ``tad.vjp``/``tad.jvp`` (generated
+    earlier, or written by hand) is checked as well: it must be a well-formed
+    request whose type is the derivative's, so a mistyped or misplaced
+    attribute is an error instead of being ignored.
+
+    Raises
+    ------
+    DerivativeError
+        At the first malformed declaration or defined function.
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> m = ir.Module.parse('''
+    ... func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> { return %x : tensor<3xf64> }
+    ... func.func private @f_jvp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
+    ...     attributes {tad.jvp = {of = @f, wrt = array<i64: 0>}}''', make_context())
+    >>> [r.name for r in pending_requests([op.operation for op in m.body.operations])]
+    ['f_jvp']
+    """
+    functions = list(functions)
+    defined = {f.attributes["sym_name"].value: f for f in functions if f.regions[0].blocks}
+    pending = []
+    for function in functions:
+        request = Request.from_decl(function)
+        if request is None:
+            continue
+        if not function.regions[0].blocks:
+            pending.append(request)
+        elif request.of in defined:
+            with function.location:
+                check(request, defined[request.of].attributes["function_type"].value)
+    return pending
+
+
 def tensor_type(shape, element_type) -> ir.RankedTensorType:
     """A ranked tensor type (needs an active context)."""
     return ir.RankedTensorType.get(list(shape), element_type)
@@ -96,6 +134,8 @@ def tensor_type(shape, element_type) -> ir.RankedTensorType:
 
 def batch_prefix(declared: ir.Type, unbatched: ir.Type) -> tuple:
     """The prefix ``P`` such that ``declared`` is ``P + unbatched`` (raises ValueError otherwise)."""
+    if not isinstance(declared, ir.RankedTensorType):
+        raise ValueError
     d_shape, u_shape = list(declared.shape), list(unbatched.shape)
     k = len(d_shape) - len(u_shape)
     if k < 0 or d_shape[k:] != u_shape or declared.element_type != unbatched.element_type:
