@@ -153,9 +153,28 @@ defelementwise("arith.maximumf", lambda c: _max_share(c, tnp.greater),
                lambda c: 1.0 - _max_share(c, tnp.greater))
 defelementwise("arith.minimumf", lambda c: _max_share(c, tnp.less),
                lambda c: 1.0 - _max_share(c, tnp.less))
-defelementwise("arith.select", None,
-               lambda c: c.inputs[0].astype(c.outputs[0].dtype),
-               lambda c: tnp.logical_not(c.inputs[0]).astype(c.outputs[0].dtype))
+
+
+def _select_jvp(c: RuleContext, tangents: list) -> list:
+    _, on_true, on_false = tangents
+    if on_true is None and on_false is None:
+        return [None]
+    like = on_true if on_true is not None else on_false
+    on_true = on_true if on_true is not None else _zeros_like_input(c, 1, like)
+    on_false = on_false if on_false is not None else _zeros_like_input(c, 2, like)
+    return [tnp.where(c.inputs[0], on_true, on_false)]
+
+
+def _select_vjp(c: RuleContext, cotangents: list) -> list:
+    (ct,) = cotangents
+    zeros = tnp.zeros_like(ct)
+    return [None, tnp.where(c.inputs[0], ct, zeros), tnp.where(c.inputs[0], zeros, ct)]
+
+
+# Selecting (not multiplying by a 0/1 mask, as JAX): an inf or NaN derivative in
+# the branch not taken stays out, so where(y == 0, 0, y * x ** (y - 1)) has
+# finite derivatives of every order at x = 0.
+JVP_RULES["arith.select"], VJP_RULES["arith.select"] = _select_jvp, _select_vjp
 defelementwise("math.exp", lambda c: c.outputs[0])
 defelementwise("math.expm1", lambda c: c.outputs[0] + 1.0)
 defelementwise("math.log", lambda c: tnp.reciprocal(c.inputs[0]))
@@ -170,9 +189,16 @@ defelementwise("math.absf", lambda c: tnp.sign(c.inputs[0]))
 
 
 def _power_base_partial(c: RuleContext) -> Tracer:
-    """``y * x ** (y - 1)``, and 0 where ``y == 0``: ``x ** 0`` is constant, even at ``x == 0`` (as JAX)."""
+    """``y * x ** (y - 1)``, with the exponent 1 instead of -1 where ``x == y == 0``.
+
+    There it is ``0 * 0 ** 1 = 0`` (``x ** 0`` is constant, even at ``x == 0``,
+    as in JAX), and so are the derivatives in ``x`` of every order of the
+    partial itself, where ``0 * 0 ** -1`` would leave ``0 * inf = nan``.
+    Elsewhere the exponent stays ``y - 1``, so the derivative in ``y`` is right.
+    """
     x, y = c.inputs
-    return tnp.where(tnp.equal(y, 0.0), 0.0, y * tnp.power(x, y - 1.0))
+    at_origin = tnp.logical_and(tnp.equal(x, 0.0), tnp.equal(y, 0.0))
+    return y * tnp.power(x, tnp.where(at_origin, 1.0, y - 1.0))
 
 
 defelementwise("math.powf", _power_base_partial,

@@ -167,3 +167,30 @@ for f, order in ((fori, 2), (loop, 1), (branch, 2)):
     check_grads(f, (2.0,), order=order)
 """)
     assert out.split("\n")[:-1] == ["4.0 2.0", "4.0 4.0", "7.0 4.0"]
+
+
+@pytest.mark.parametrize("exponent, derivatives", [
+    (0.0, [0.0, 0.0, 0.0]), (1.0, [1.0, 0.0, 0.0]), (2.0, [0.0, 2.0, 0.0]), (3.0, [0.0, 0.0, 6.0]),
+])
+def test_derivatives_of_a_power_at_zero_are_finite_as_in_jax(exponent, derivatives):
+    import tensorad as ta
+    import tensorad.numpy as tnp
+
+    f = lambda x: tnp.power(x, exponent)  # noqa: E731
+    got = []
+    for _ in derivatives:
+        f = ta.grad(f)
+        got.append(float(f(0.0)))
+    assert got == derivatives
+    assert float(ta.jvp(ta.grad(lambda x: tnp.power(x, exponent)), (0.0,), (1.0,))[1]) == derivatives[1]
+
+
+def test_power_and_where_derivatives_match_finite_differences():
+    import numpy as np
+    import tensorad.numpy as tnp
+    from tensorad.test_util import check_grads
+
+    check_grads(lambda x, y: tnp.sum(tnp.power(x, y)),
+                (np.array([0.5, 1.5, 2.0]), np.array([0.0, 1.0, 2.5])), order=2)
+    check_grads(lambda x: tnp.sum(tnp.where(x > 1.0, tnp.sqrt(x), x * x)),
+                (np.array([0.5, 1.5, 2.0]),), order=2)
