@@ -67,6 +67,9 @@ def make_context() -> ir.Context:
     True
     """
     ctx = ir.Context()
+    # No thread pool: pipelines run in forked children (tensorad.passes.isolation),
+    # which would wait forever on pool threads a fork does not copy.
+    ctx.enable_multithreading(False)
     ctx.load_all_available_dialects()
     load(ctx)
     return ctx

@@ -304,6 +304,39 @@ def build_pass_manager(text: str, ctx: ir.Context | None = None, verify_each: bo
     return pm
 
 
+def pipeline_elements(text: str) -> list[str]:
+    """The passes of pipeline ``text``, one top-level element each, named pipelines expanded.
+
+    Examples
+    --------
+    >>> pipeline_elements("builtin.module(tad-verify, func.func(cse, canonicalize))")
+    ['tad-verify', 'func.func(cse, canonicalize)']
+    >>> len(pipeline_elements("tad-lower-to-llvm")) > 10
+    True
+    """
+    elements: list[str] = []
+    for element in split_top_level(_strip_module_anchor(text)):
+        info, options_text = _parse_element(element)
+        if info is not None and info.is_pipeline:
+            elements.extend(pipeline_elements(bind_options(info, options_text)()))
+        else:
+            elements.append(element)
+    return elements
+
+
+def verify_at_end(module: ir.Module, text: str) -> None:
+    """Verify ``module`` after pipeline ``text`` ran without per-pass verification: MLIR's verifier, then ``tad-verify``.
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> verify_at_end(ir.Module.parse("func.func @f() { return }", make_context()), "cse")
+    """
+    module.operation.verify()
+    if _strip_module_anchor(text) != "tad-verify":
+        build_pass_manager("tad-verify", module.context).run(module.operation)
+
+
 def run_pipeline(module: ir.Module, text: str, verify_each: bool = True) -> None:
     """Run pipeline ``text`` on ``module`` in place; raises ``mlir.ir.MLIRError`` on failure.
 
@@ -311,6 +344,8 @@ def run_pipeline(module: ir.Module, text: str, verify_each: bool = True) -> None
     instead of after every pass (what the JIT does: verification between
     passes is a large part of a compile's time). A broken pass is then
     reported at the end of the pipeline rather than right after itself.
+    This runs in the calling process: :func:`tensorad.passes.isolation.run_isolated`
+    runs a pipeline where a crash cannot end the process.
 
     Examples
     --------
@@ -318,10 +353,6 @@ def run_pipeline(module: ir.Module, text: str, verify_each: bool = True) -> None
     >>> module = ir.Module.parse("func.func @f() { return }", make_context())
     >>> run_pipeline(module, "canonicalize,cse", verify_each=False)
     """
-    if verify_each:
-        build_pass_manager(text, module.context).run(module.operation)
-        return
-    build_pass_manager(text, module.context, verify_each=False).run(module.operation)
-    module.operation.verify()
-    if _strip_module_anchor(text) != "tad-verify":
-        build_pass_manager("tad-verify", module.context).run(module.operation)
+    build_pass_manager(text, module.context, verify_each).run(module.operation)
+    if not verify_each:
+        verify_at_end(module, text)

@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from typing import Any, Callable, Sequence
 
 import numpy as np
 from mlir import ir
 from mlir.dialects import func
 
+from tensorad.passes.isolation import PassCrash, run_isolated
 from tensorad.passes.lower.host import num_threads
-from tensorad.passes.registry import run_pipeline
+from tensorad.passes.options import OptionError
 
 from . import dtypes, tree
 from .errors import CompileError, TracingError
@@ -74,21 +76,57 @@ def _verify_each() -> bool:
     return os.environ.get("TENSORAD_VERIFY_EACH", "0") not in ("", "0")
 
 
-def _run_stages(module: ir.Module, last: str, remat_options: str = "") -> None:
-    verify_each = _verify_each()
+# One compilation at a time in this process: tracing and the pass pipelines
+# share one MLIR context, whose multithreading (and with it the locking of its
+# type and attribute tables) is off so that a forked child never waits on a
+# thread pool it did not inherit. Compiled code runs outside the lock.
+COMPILE_LOCK = threading.RLock()
+
+
+def _prepare_stage(module: ir.Module, stage: str) -> None:
+    if stage in ("llvm", "nvvm"):
+        _prepare_entry(module.body.operations[0])  # the entry point comes first
+
+
+def run_stages(module: ir.Module, last: str, remat_options: str = "") -> ir.Module:
+    """Run the compiler's stages on ``module`` up to and including ``last``; return the resulting module.
+
+    The stages run in a forked child (:mod:`tensorad.passes.isolation`), so
+    the result is a new module in the same context, and a crash inside MLIR
+    or LLVM is a ``CompileError`` naming the pass, with a reproducer file.
+
+    Raises
+    ------
+    CompileError
+        A pass failed (with its diagnostics) or crashed.
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> lowered = ta.jit(lambda x: x * 2.0).lower(np.ones(3))
+    >>> module = ir.Module.parse(lowered.as_text("tad"), TraceState.context())
+    >>> "linalg.generic" in str(run_stages(module, "linalg"))
+    True
+    """
+    stages = []
     for name, pipeline in GPU_STAGES if last == "nvvm" else STAGES:
         if remat_options:
             pipeline = pipeline.replace("tad-remat", f"tad-remat{{{remat_options}}}")
-        if name in ("llvm", "nvvm"):
-            _prepare_entry(module.body.operations[0])  # the entry point comes first
         if name == "llvm":
             pipeline += f"{{threads={num_threads()}}}"
-        try:
-            run_pipeline(module, pipeline, verify_each)
-        except ir.MLIRError as err:
-            raise CompileError(f"stage '{name}' failed:\n{_format_mlir_error(err)}") from None
+        stages.append((name, pipeline))
         if name == last:
-            return
+            break
+    with COMPILE_LOCK:
+        try:
+            return run_isolated(module, "", _verify_each(), prepare=_prepare_stage, stages=stages)
+        except ir.MLIRError as err:
+            stage = getattr(err, "stage", "?")
+            raise CompileError(f"stage '{stage}' failed:\n{_format_mlir_error(err)}") from None
+        except PassCrash as crash:
+            raise CompileError(f"internal compiler error: {crash}; please report it with the reproducer") from None
+        except OptionError as err:  # e.g. jit(memory_budget="lots")
+            raise CompileError(str(err)) from None
 
 
 class Lowered:
@@ -122,16 +160,17 @@ class Lowered:
         names = [name for name, _ in STAGES] + [GPU_STAGES[-1][0]]
         if stage not in names:
             raise ValueError(f"unknown stage {stage!r}; choose one of {names}")
-        module = ir.Module.parse(self._text, TraceState.context())
-        _run_stages(module, stage, self.remat_options)
-        return module.operation.get_asm(enable_debug_info=debug_info)
+        with COMPILE_LOCK:
+            module = run_stages(ir.Module.parse(self._text, TraceState.context()), stage, self.remat_options)
+            return module.operation.get_asm(enable_debug_info=debug_info)
 
     def compile(self) -> "Compiled":
         """Lower to LLVM and JIT-compile."""
-        module = ir.Module.parse(self._text, TraceState.context())
-        _run_stages(module, "nvvm" if self.device == "gpu" else "llvm", self.remat_options)
-        return Compiled(Executable(module, _ENTRY, self.in_avals, self.out_avals, device=self.device), self.out_tree,
-                        module, self.in_avals)
+        with COMPILE_LOCK:
+            module = run_stages(ir.Module.parse(self._text, TraceState.context()),
+                                "nvvm" if self.device == "gpu" else "llvm", self.remat_options)
+            executable = Executable(module, _ENTRY, self.in_avals, self.out_avals, device=self.device)
+        return Compiled(executable, self.out_tree, module, self.in_avals)
 
 
 class Compiled:
@@ -208,8 +247,9 @@ def compile_mlir(source: str, entry: str = "main") -> Callable:
         with ir.InsertionPoint(block):
             func.ReturnOp(func.CallOp(list(ftype.results), entry, list(block.arguments)).results)
     in_avals, out_avals = _tensor_avals(ftype.inputs), _tensor_avals(ftype.results)
-    _run_stages(module, "llvm")
-    executable = Executable(module, f"{entry}__entry", in_avals, out_avals)
+    with COMPILE_LOCK:
+        module = run_stages(module, "llvm")
+        executable = Executable(module, f"{entry}__entry", in_avals, out_avals)
 
     def run(*arrays):
         results = executable([_as_input_array(a) for a in arrays])
@@ -265,8 +305,9 @@ class Jitted:
 
     def _lower(self, static, arrays, in_tree) -> Lowered:
         in_avals = [(a.shape, a.dtype) for a in arrays]
-        module, out_tree, out_avals = trace_function(self._with_statics(static), in_avals,
-                                                     _ENTRY, in_tree)
+        with COMPILE_LOCK:
+            module, out_tree, out_avals = trace_function(self._with_statics(static), in_avals,
+                                                         _ENTRY, in_tree)
         return Lowered(module, in_avals, out_tree, out_avals, self.remat_options, self.device)
 
     def lower(self, *args, **kwargs) -> Lowered:

@@ -34,7 +34,7 @@ from . import tree
 from tensorad.dialects.ops import marker
 from tensorad.passes.remat.graph import POLICIES
 
-from .compiler import Jitted, _run_stages, jit
+from .compiler import Jitted, jit, run_stages
 from .runtime import last_call_stats
 from .tracing import Tracer, TraceState, emits_ops
 
@@ -158,7 +158,7 @@ def _schedule_reports(jitted: Jitted, args, pipeline: str | None = None) -> list
     entry); ``pipeline`` replaces them, e.g. to keep vjp functions separate.
     """
     from tensorad.passes.remat.report import FunctionReport
-    from tensorad.passes.registry import run_pipeline
+    from tensorad.passes.isolation import run_isolated
 
     lowered = jitted.lower(*args)
     handle, path = tempfile.mkstemp(suffix=".json")
@@ -167,9 +167,9 @@ def _schedule_reports(jitted: Jitted, args, pipeline: str | None = None) -> list
         options = " ".join(filter(None, [lowered.remat_options, f"report={path}"]))
         module = ir.Module.parse(lowered._text, TraceState.context())
         if pipeline is None:
-            _run_stages(module, "differentiated", options)
+            run_stages(module, "differentiated", options)
         else:
-            run_pipeline(module, pipeline.replace("tad-remat", f"tad-remat{{{options}}}"))
+            run_isolated(module, pipeline.replace("tad-remat", f"tad-remat{{{options}}}"))
         with open(path) as f:
             data = json.load(f)
     finally:

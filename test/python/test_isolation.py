@@ -1,0 +1,93 @@
+"""Crash isolation: a pass that aborts the process it runs in is a CompileError / PassCrash, never a dead interpreter."""
+
+import os
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from mlir import ir
+
+import tensorad as ta
+from tensorad import compiler
+from tensorad.dialects import make_context
+from tensorad.passes import isolation, registry
+
+SOURCE = """
+func.func @f(%x: tensor<4xf64>) -> tensor<4xf64> {
+  %0 = arith.addf %x, %x : tensor<4xf64>
+  %1 = arith.mulf %0, %0 : tensor<4xf64>
+  return %1 : tensor<4xf64>
+}
+"""
+
+
+@pytest.fixture
+def aborting_pass(tmp_path, monkeypatch):
+    """Register ``test-abort``, a pass that aborts its process as an LLVM assertion would."""
+    (tmp_path / "aborting_pass.py").write_text(textwrap.dedent("""
+        import os
+
+        def run(op, pass_):
+            os.abort()
+    """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(registry.PASSES, "test-abort",
+                        registry.PassInfo("test-abort", "Abort the process", "aborting_pass:run"))
+    monkeypatch.setenv(isolation.REPRODUCER_DIR_VARIABLE, str(tmp_path / "reproducers"))
+    monkeypatch.setenv("TENSORAD_ISOLATE", "1")
+    return tmp_path
+
+
+def test_fork_call_returns_results_and_raises_errors():
+    assert isolation.fork_call(lambda: {"answer": 42}) == {"answer": 42}
+    with pytest.raises(ZeroDivisionError):
+        isolation.fork_call(lambda: 1 / 0)
+    with pytest.raises(isolation.ChildCrashed, match="SIGABRT"):
+        isolation.fork_call(os.abort)
+
+
+def test_a_crashing_pass_is_named_with_a_reproducer(aborting_pass):
+    module = ir.Module.parse(SOURCE, make_context())
+    with pytest.raises(isolation.PassCrash) as info:
+        isolation.run_isolated(module, "func.func(convert-elementwise-to-linalg),test-abort,cse")
+    crash = info.value
+    assert crash.element == "test-abort" and crash.cause.startswith("SIGABRT")
+    text = open(crash.reproducer).read()
+    # The reproducer holds the IR the pass crashed on: after the passes before it.
+    assert "linalg.generic" in text and "arith.addf %x" not in text
+    assert isolation.reproducer_pipeline(text) == "builtin.module(test-abort)"
+    assert str(module.body.operations[0].operation.name) == "func.func"  # the caller's module is untouched
+
+
+def test_pass_failures_keep_their_diagnostics():
+    module = ir.Module.parse(SOURCE, make_context())
+    with pytest.raises(ir.MLIRError, match="smallest feasible budget is 192 bytes"):
+        isolation.run_isolated(module, "tad-remat{budget=1}")
+
+
+def test_jit_turns_a_crash_into_a_compile_error(aborting_pass, monkeypatch):
+    stages = tuple((name, pipeline + ",test-abort" if name == "linalg" else pipeline)
+                   for name, pipeline in compiler.STAGES)
+    monkeypatch.setattr(compiler, "STAGES", stages)
+    f = ta.jit(lambda x: x * 2.0)
+    with pytest.raises(ta.CompileError, match=r"internal compiler error: pass 'test-abort' crashed \(SIGABRT\)"):
+        f(np.ones(3))
+    monkeypatch.setattr(compiler, "STAGES", tuple((n, p.replace(",test-abort", "")) for n, p in stages))
+    np.testing.assert_array_equal(f(np.ones(3)), np.full(3, 2.0))  # the process lives on
+
+
+def test_without_isolation_pipelines_run_here(monkeypatch):
+    monkeypatch.setenv("TENSORAD_ISOLATE", "0")
+    module = ir.Module.parse(SOURCE, make_context())
+    assert isolation.run_isolated(module, "func.func(convert-elementwise-to-linalg)") is module
+    assert "linalg.generic" in str(module)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_compiled_results_match_in_process_compilation(monkeypatch):
+    x = np.linspace(-1.0, 1.0, 12).reshape(3, 4)
+    isolated = ta.jit(lambda x: (x @ x.T).sum(axis=0))(x)
+    monkeypatch.setenv("TENSORAD_ISOLATE", "0")
+    in_process = ta.jit(lambda x: (x @ x.T).sum(axis=0))(x)
+    np.testing.assert_array_equal(isolated, in_process)
