@@ -45,7 +45,7 @@ from typing import Any, Callable, Optional
 
 from mlir import ir
 
-from .registry import build_pass_manager, pipeline_elements
+from .registry import INTERNAL_ERROR, build_pass_manager, pipeline_elements
 
 REPRODUCER_DIR_VARIABLE = "TENSORAD_REPRODUCER_DIR"
 _REPRODUCER_PIPELINE = re.compile(r'mlir_reproducer\s*:\s*\{[^}]*?pipeline\s*:\s*"((?:[^"\\]|\\.)*)"', re.S)
@@ -96,6 +96,8 @@ class PassCrash(Exception):
 
     def __str__(self) -> str:
         where = f"; reproducer written to {self.reproducer}" if self.reproducer else ""
+        if self.cause.startswith(INTERNAL_ERROR):
+            return f"{self.cause}{where}"
         return f"pass '{self.element}' crashed ({self.cause}){where}"
 
 
@@ -248,7 +250,8 @@ def run_isolated(module: ir.Module, pipeline: str, verify_each: bool = True,
     mlir.ir.MLIRError
         A pass failed with diagnostics (from the child, as if run here).
     PassCrash
-        A pass crashed; the reproducer holds the IR it crashed on.
+        A pass crashed, or raised an exception (an internal error); the
+        reproducer holds the IR it was given.
 
     Examples
     --------
@@ -286,6 +289,9 @@ def run_isolated(module: ir.Module, pipeline: str, verify_each: bool = True,
     if kind == "error":
         raise value
     result = pickle.loads(value)
+    if result[0] == "failed" and INTERNAL_ERROR in result[2]:
+        # A bug in a pass rather than a property of the input: find the pass and keep its input.
+        raise _locate(source, module.context, stages, verify_each, prepare, result[2])
     if result[0] == "failed":
         # The failure's diagnostics are MLIR objects that cannot cross the
         # process boundary: run the stages again here, up to the failing one,
@@ -317,7 +323,11 @@ def _diagnostics(err: ir.MLIRError) -> str:
 
 
 def _locate(source: bytes, context, stages, verify_each, prepare, died: str) -> PassCrash:
-    """Re-run the stages element by element in a child that sends the IR after each; name the one that crashes."""
+    """Re-run the stages element by element in a child that sends the IR before each; name the one that breaks.
+
+    "Breaks" is a crash (the child dies) or, for an internal error, the first
+    element that fails.
+    """
     steps = [(name, element) for name, text in stages for element in pipeline_elements(text)]
 
     def work(send):
@@ -328,19 +338,21 @@ def _locate(source: bytes, context, stages, verify_each, prepare, died: str) -> 
                 prepare(module, name)
             current = name
             send(_bytecode(module))
-            manager = build_pass_manager(element, context, verify_each)
-            manager.run(module.operation)
+            build_pass_manager(element, context, verify_each).run(module.operation)
         return None
 
     frames, second_death = _in_child(work)
-    if second_death is None or not frames:
-        # The crash did not happen again pass by pass: report the whole pipeline.
+    broke = second_death is not None
+    if not broke:
+        kind, _ = pickle.loads(frames.pop())  # the child's outcome; the frames before it are IR
+        broke = kind == "error"
+    if not broke or not frames:
+        # It did not happen again pass by pass: the reproducer runs the whole pipeline.
         text = ",".join(element for _, element in steps)
         return PassCrash(text, died, write_reproducer(ir.Module.parse(source, context), text))
-    index = min(len(frames), len(steps)) - 1
-    before = ir.Module.parse(frames[index], context)
-    element = steps[index][1]
-    return PassCrash(element, second_death, write_reproducer(before, element))
+    before = ir.Module.parse(frames[-1], context)
+    element = steps[len(frames) - 1][1]
+    return PassCrash(element, second_death or died, write_reproducer(before, element))
 
 
 def write_reproducer(module: ir.Module, pipeline: str, directory: Optional[str] = None) -> Optional[str]:

@@ -60,6 +60,8 @@ class PassInfo:
 
 
 _P = "tensorad.passes."
+# How an exception that escaped a tensorad pass (a bug, not a property of the input) is reported.
+INTERNAL_ERROR = "internal error in pass"
 PASSES: dict[str, PassInfo] = {info.name: info for info in (
     PassInfo("tad-verify", "Check the shape and attribute rules of every tad op", _P + "verify:run"),
     PassInfo("tad-differentiate", "Define every function declared with tad.vjp or tad.jvp",
@@ -245,7 +247,7 @@ def _python_pass(info: PassInfo, options_text: str, verify_each: bool = True) ->
             # Errors raised inside MLIR callbacks carry a whole traceback: keep its last line.
             message = (str(err).strip().splitlines() or [""])[-1]
             ir.Location.unknown(op.context).emit_error(
-                f"internal error in pass '{info.name}': {type(err).__name__}: {message}")
+                f"{INTERNAL_ERROR} '{info.name}': {type(err).__name__}: {message}")
             pass_.signal_pass_failure()
 
     run.__name__ = info.name.replace("-", "_")

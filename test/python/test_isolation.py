@@ -91,3 +91,17 @@ def test_compiled_results_match_in_process_compilation(monkeypatch):
     monkeypatch.setenv("TENSORAD_ISOLATE", "0")
     in_process = ta.jit(lambda x: (x @ x.T).sum(axis=0))(x)
     np.testing.assert_array_equal(isolated, in_process)
+
+
+def test_an_exception_in_a_pass_is_an_internal_error_with_a_reproducer(tmp_path, monkeypatch):
+    (tmp_path / "raising_pass.py").write_text("def run(op, pass_):\n    raise IndexError('list index out of range')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(registry.PASSES, "test-raise",
+                        registry.PassInfo("test-raise", "Raise an exception", "raising_pass:run"))
+    monkeypatch.setenv(isolation.REPRODUCER_DIR_VARIABLE, str(tmp_path / "reproducers"))
+    monkeypatch.setenv("TENSORAD_ISOLATE", "1")
+    module = ir.Module.parse(SOURCE, make_context())
+    with pytest.raises(isolation.PassCrash, match="internal error in pass 'test-raise': IndexError") as info:
+        isolation.run_isolated(module, "canonicalize,test-raise")
+    assert info.value.element == "test-raise"
+    assert isolation.reproducer_pipeline(open(info.value.reproducer).read()) == "builtin.module(test-raise)"
