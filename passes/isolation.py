@@ -31,6 +31,7 @@ Examples
 from __future__ import annotations
 
 import faulthandler
+import gc
 import hashlib
 import io
 import os
@@ -167,6 +168,9 @@ def _in_child(work: Callable[[Callable[[bytes], None]], Any]) -> tuple[list, Opt
     with tempfile.TemporaryFile() as errors:
         pid = os.fork()
         if pid == 0:
+            # The child lives for one pipeline: a garbage collection there
+            # would only copy the parent's pages it walks over.
+            gc.disable()
             os.close(read_fd)
             os.dup2(errors.fileno(), 2)
             faulthandler.disable()  # a crash is reported by the parent, not as a Python traceback
