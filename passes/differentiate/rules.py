@@ -271,6 +271,8 @@ def _slice_apply(c, tangents):
 
 def _slice_transpose(c, ct):
     a, in_shape, out_shape = c.attrs, c.inputs[0].shape, c.outputs[0].shape
+    if 0 in out_shape:  # an empty slice: nothing to place, the gradient is zeros
+        return [_zeros_like_input(c, 0, ct)]
     high = []
     for n, lo, step, m in zip(in_shape, a["start_indices"], a["strides"], out_shape):
         used = (m - 1) * step + 1 if m else 0

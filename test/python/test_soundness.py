@@ -10,9 +10,13 @@ import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
+import tensorad as ta
+import tensorad.numpy as tnp
 from tensorad.passes.differentiate.rules import JVP_RULES, VJP_RULES
+from tensorad.test_util import check_grads
 
 LIT = pathlib.Path(__file__).resolve().parents[1] / "lit" / "differentiate"
 REFUSAL_FILES = ("unsupported-region-ops.mlir", "unsupported-linalg-named.mlir")
@@ -149,14 +153,11 @@ def test_a_scan_body_may_return_its_inputs_unchanged(body, expected):
 for reverse in (False, True):
     carry, ys = ta.jit(lambda xs: lax.scan({body}, 0.0, xs, reverse=reverse))(np.arange(1.0, 4.0))
     print(float(carry), [float(y) for y in (ys[::-1] if reverse and ys[0] != ys[-1] else ys)])
-f = lambda xs: tnp.sum(lax.scan(lambda c, x: (c * x, c), 1.0, xs)[1]) + lax.scan(
-    lambda c, x: (c, c * x), 2.0, xs)[0]
-check_grads(f, (np.arange(1.0, 4.0),), order=2)
 """)
     assert out.split("\n")[0] == expected
 
 
-def test_loop_and_branch_bodies_may_return_their_inputs_or_constants():
+def test_loop_scan_and_branch_bodies_returning_inputs_or_constants_differentiate():
     out = _run(_PRELUDE + """
 fori = lambda x: lax.fori_loop(0, 3, lambda i, c: c, x) + lax.fori_loop(0, 3, lambda i, c: 1.0, x) * x
 loop = lambda x: lax.while_loop(lambda v: False, lambda v: v, x) * x
@@ -165,6 +166,9 @@ branch = lambda x: (lax.cond(x > 0, lambda v: v, lambda v: 1.0, x) * x
 for f, order in ((fori, 2), (loop, 1), (branch, 2)):
     print(float(ta.jit(f)(2.0)), float(ta.grad(f)(2.0)))
     check_grads(f, (2.0,), order=order)
+scans = lambda xs: tnp.sum(lax.scan(lambda c, x: (c * x, c), 1.0, xs)[1]) + lax.scan(
+    lambda c, x: (c, c * x), 2.0, xs)[0]
+check_grads(scans, (np.arange(1.0, 4.0),), order=2)
 """)
     assert out.split("\n")[:-1] == ["4.0 2.0", "4.0 4.0", "7.0 4.0"]
 
@@ -173,9 +177,6 @@ for f, order in ((fori, 2), (loop, 1), (branch, 2)):
     (0.0, [0.0, 0.0, 0.0]), (1.0, [1.0, 0.0, 0.0]), (2.0, [0.0, 2.0, 0.0]), (3.0, [0.0, 0.0, 6.0]),
 ])
 def test_derivatives_of_a_power_at_zero_are_finite_as_in_jax(exponent, derivatives):
-    import tensorad as ta
-    import tensorad.numpy as tnp
-
     f = lambda x: tnp.power(x, exponent)  # noqa: E731
     got = []
     for _ in derivatives:
@@ -186,11 +187,32 @@ def test_derivatives_of_a_power_at_zero_are_finite_as_in_jax(exponent, derivativ
 
 
 def test_power_and_where_derivatives_match_finite_differences():
-    import numpy as np
-    import tensorad.numpy as tnp
-    from tensorad.test_util import check_grads
-
     check_grads(lambda x, y: tnp.sum(tnp.power(x, y)),
                 (np.array([0.5, 1.5, 2.0]), np.array([0.0, 1.0, 2.5])), order=2)
     check_grads(lambda x: tnp.sum(tnp.where(x > 1.0, tnp.sqrt(x), x * x)),
                 (np.array([0.5, 1.5, 2.0]),), order=2)
+
+
+EMPTY_PIECES = {
+    "an empty slice at the end": lambda v: tnp.sum(v[3:3]) + tnp.sum(v * v),
+    "an empty slice inside": lambda v: tnp.sum(v[1:1] * 2.0) + tnp.sum(tnp.sin(v)),
+    "an empty reversed range": lambda v: tnp.sum(v[2:0]) + tnp.sum(v[::2] ** 2),
+    "empty pieces concatenated (ADBench GMM)": lambda v: tnp.sum(
+        tnp.concatenate([v[i:i] for i in range(3)] + [v[1:]]) ** 2),
+    "a zero-size dimension": lambda v: tnp.sum(tnp.reshape(v, (3, 1))[:, :0] * 3.0)
+    + tnp.sum(tnp.outer(v, v)[:0, :]) + tnp.sum(v),
+    "an empty contraction": lambda v: tnp.sum(tnp.zeros((2, 0)) @ tnp.reshape(v, (3, 1))[:0])
+    + tnp.sum(tnp.exp(v)),
+}
+
+
+@pytest.mark.parametrize("name", EMPTY_PIECES)
+def test_empty_slices_and_zero_size_dims_differentiate_in_both_modes(name):
+    check_grads(EMPTY_PIECES[name], (np.arange(1.0, 4.0),), order=2)
+
+
+def test_functions_of_empty_arrays_have_empty_derivatives():
+    empty = np.ones((0, 3))
+    assert ta.grad(lambda x: tnp.sum(tnp.sin(x)))(empty).shape == (0, 3)
+    assert ta.jvp(lambda x: tnp.sin(x) * 2.0, (empty,), (empty,))[1].shape == (0, 3)
+    assert np.array_equal(ta.vjp(lambda x: tnp.sum(x, axis=0), empty)[1](np.ones(3))[0], empty)
