@@ -216,3 +216,15 @@ def test_functions_of_empty_arrays_have_empty_derivatives():
     assert ta.grad(lambda x: tnp.sum(tnp.sin(x)))(empty).shape == (0, 3)
     assert ta.jvp(lambda x: tnp.sin(x) * 2.0, (empty,), (empty,))[1].shape == (0, 3)
     assert np.array_equal(ta.vjp(lambda x: tnp.sum(x, axis=0), empty)[1](np.ones(3))[0], empty)
+
+
+def test_jvp_through_a_scan_of_length_one():
+    out = _run(_PRELUDE + """
+def f(x):
+    body = lambda c, r: (c * 0.8 + tnp.sin(r), tnp.cos(c) + r)
+    return lax.scan(body, tnp.full(2, .1), tnp.exp(x))[1]
+x = np.full((1, 2), .5)
+print(*np.round(ta.jvp(f, (x,), (np.ones_like(x),))[1].ravel(), 6))
+check_grads(f, (x,), order=1)
+""")
+    assert out.split() == ["1.648721", "1.648721"]  # d/dx (cos(0.1) + e**x) = e**0.5
