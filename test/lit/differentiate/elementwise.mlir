@@ -102,14 +102,13 @@ func.func private @maximum_vjp(tensor<3xf64>, tensor<3xf64>, tensor<3xf64>) -> (
 
 // -----
 
-// select: the condition has no derivative; each branch gets the cotangent where it was chosen.
+// select: the condition has no derivative; each branch gets the cotangent where it was
+// chosen, selected (not multiplied by a mask: an inf in the other branch stays out).
 // CHECK-LABEL: func.func private @select_vjp
 // CHECK-SAME: (%[[C:[a-zA-Z0-9_]+]]: tensor<3xi1>, %{{.*}}: tensor<3xf64>, %{{.*}}: tensor<3xf64>, %[[CT:[a-zA-Z0-9_]+]]: tensor<3xf64>)
-// CHECK: %[[MASK:.*]] = "tad.convert"(%[[C]]) : (tensor<3xi1>) -> tensor<3xf64>
-// CHECK: %[[DX:.*]] = arith.mulf %[[CT]], %[[MASK]]
-// CHECK: %[[NOT:.*]] = arith.xori %[[C]], %{{.*}} : tensor<3xi1>
-// CHECK: %[[NOT_MASK:.*]] = "tad.convert"(%[[NOT]]) : (tensor<3xi1>) -> tensor<3xf64>
-// CHECK: %[[DY:.*]] = arith.mulf %[[CT]], %[[NOT_MASK]]
+// CHECK: %[[ZERO:.*]] = "tad.constant"() {value = 0.000000e+00 : f64}
+// CHECK: %[[DX:.*]] = arith.select %[[C]], %[[CT]], %[[ZERO]]
+// CHECK: %[[DY:.*]] = arith.select %[[C]], %[[ZERO]], %[[CT]]
 // CHECK: return %{{.*}}, %[[DX]], %[[DY]]
 func.func @select(%c: tensor<3xi1>, %x: tensor<3xf64>, %y: tensor<3xf64>) -> tensor<3xf64> {
   %0 = arith.select %c, %x, %y : tensor<3xi1>, tensor<3xf64>
@@ -154,20 +153,22 @@ func.func private @unused_vjp(tensor<3xf64>, tensor<3xf64>, tensor<3xf64>) -> (t
 
 // -----
 
-// powf guards its partials: d/dx is 0 where y == 0, d/dy takes log of 1 where x == 0.
+// powf guards its partials: d/dx = y * x ** (y - 1) takes exponent 1 where x == y == 0 (so
+// it is 0 there, with finite derivatives), d/dy takes log of 1 where x == 0.
 // atan2(p, y) has partials y / (p^2 + y^2) and -p / (p^2 + y^2).
 // CHECK-LABEL: func.func private @pow_atan2_vjp
 // CHECK-SAME: (%[[X:[a-zA-Z0-9_]+]]: tensor<3xf64>, %[[Y:[a-zA-Z0-9_]+]]: tensor<3xf64>, %[[CT:[a-zA-Z0-9_]+]]: tensor<3xf64>)
 // CHECK: %[[P:.*]] = math.powf %[[X]], %[[Y]]
 // CHECK: math.atan2 %[[P]], %[[Y]]
 // CHECK: %[[CT_P:.*]] = arith.mulf %[[CT]], %{{.*}}
-// CHECK: %[[Y_ZERO:.*]] = arith.cmpf oeq, %[[Y]], %[[ZERO:.*]] :
+// CHECK: %[[X_ZERO:.*]] = arith.cmpf oeq, %[[X]], %[[ZERO:.*]] :
+// CHECK: %[[Y_ZERO:.*]] = arith.cmpf oeq, %[[Y]], %[[ZERO]] :
+// CHECK: %[[ORIGIN:.*]] = arith.andi %[[X_ZERO]], %[[Y_ZERO]]
 // CHECK: %[[YM1:.*]] = arith.subf %[[Y]], %[[ONE:.*]] :
-// CHECK: %[[POW:.*]] = math.powf %[[X]], %[[YM1]]
-// CHECK: %[[BASE:.*]] = arith.mulf %[[Y]], %[[POW]]
-// CHECK: %[[DPDX:.*]] = arith.select %[[Y_ZERO]], %[[ZERO]], %[[BASE]]
+// CHECK: %[[EXPONENT:.*]] = arith.select %[[ORIGIN]], %[[ONE]], %[[YM1]]
+// CHECK: %[[POW:.*]] = math.powf %[[X]], %[[EXPONENT]]
+// CHECK: %[[DPDX:.*]] = arith.mulf %[[Y]], %[[POW]]
 // CHECK: %[[DX:.*]] = arith.mulf %[[CT_P]], %[[DPDX]]
-// CHECK: %[[X_ZERO:.*]] = arith.cmpf oeq, %[[X]], %[[ZERO]]
 // CHECK: %[[SAFE:.*]] = arith.select %[[X_ZERO]], %[[ONE]], %[[X]]
 // CHECK: %[[LOG:.*]] = math.log %[[SAFE]]
 // CHECK: %[[DPDY:.*]] = arith.mulf %[[LOG]], %[[P]]
