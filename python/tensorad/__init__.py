@@ -17,7 +17,7 @@ import importlib
 
 _PUBLIC = {
     "errors": ("CompileError", "ConcretizationError", "DeviceError", "ExportError", "TensoradError", "TracingError"),
-    "compiler": ("Jitted", "Lowered", "compile_mlir", "jit"),
+    "compiler": ("Jitted", "Lowered", "clear_caches", "compile_mlir", "jit"),
     "runtime": ("CallStats", "last_call_stats", "live_bytes"),
     "autodiff": ("custom_vjp", "grad", "hessian", "jacfwd", "jacrev", "jvp", "stop_gradient",
                  "value_and_grad", "vjp"),

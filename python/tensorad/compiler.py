@@ -15,9 +15,11 @@ module {
 
 from __future__ import annotations
 
+import collections
 import functools
 import os
 import threading
+import weakref
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -258,30 +260,79 @@ def compile_mlir(source: str, entry: str = "main") -> Callable:
     return run
 
 
+# The default of jit(cache_limit=...): most signatures of one function kept compiled.
+CACHE_LIMIT_VARIABLE = "TENSORAD_JIT_CACHE_LIMIT"
+DEFAULT_CACHE_LIMIT = 64
+
+
 def _as_input_array(leaf) -> np.ndarray:
     arr = np.asarray(leaf)
+    if not arr.dtype.isnative:  # compiled code reads the machine's byte order
+        arr = arr.astype(arr.dtype.newbyteorder("="))
     dtypes.check_supported(arr.dtype)
-    # np.ascontiguousarray would turn a 0-d array into a 1-d one.
-    return arr if arr.flags.c_contiguous else np.ascontiguousarray(arr)
+    flags = arr.flags
+    # A copy is C-contiguous and aligned (np.ascontiguousarray would turn a 0-d array into a 1-d one).
+    return arr if flags.c_contiguous and flags.aligned else arr.copy(order="C")
+
+
+def _cache_limit_from_environment() -> int:
+    text = os.environ.get(CACHE_LIMIT_VARIABLE, "")
+    if not text:
+        return DEFAULT_CACHE_LIMIT
+    try:
+        limit = int(text)
+    except ValueError:
+        limit = -1
+    if limit < 1:
+        raise ValueError(f"{CACHE_LIMIT_VARIABLE} must be a positive integer, got {text!r}")
+    return limit
+
+
+# Every Jitted, for clear_caches().
+_ALL_JITTED: "weakref.WeakSet[Jitted]" = weakref.WeakSet()
 
 
 class Jitted:
-    """A function compiled on first call for each (shapes, dtypes, static args) signature."""
+    """A function compiled on first call for each (shapes, dtypes, static args) signature.
+
+    The compiled signatures are kept in a least-recently-used cache of at
+    most ``cache_limit`` entries; one dropped frees its code and is compiled
+    again if it is called again. Calls may run at once from several threads.
+    """
 
     def __init__(self, fun: Callable, static_argnums: Sequence[int] = (), memory_budget=None,
-                 device: str = "cpu"):
+                 device: str = "cpu", cache_limit: int | None = None):
         if device not in DEVICES:
             raise ValueError(f"unknown device {device!r}; choose one of {DEVICES}")
-        self.fun, self.device = fun, device
-        self.static_argnums = tuple(sorted(static_argnums))
+        if cache_limit is None:
+            cache_limit = _cache_limit_from_environment()
+        elif isinstance(cache_limit, bool) or not isinstance(cache_limit, int) or cache_limit < 1:
+            raise ValueError(f"cache_limit must be a positive integer, got {cache_limit!r}")
+        self.fun, self.device, self.cache_limit = fun, device, cache_limit
+        self.static_argnums = tuple(sorted(set(static_argnums)))
         self.remat_options = "" if memory_budget is None else f"budget={memory_budget}"
-        self._cache: dict = {}
+        # (static args, input tree, signature) -> Compiled, least recently used first.
+        self._cache: collections.OrderedDict = collections.OrderedDict()
+        # (argument count, signature) -> (Compiled, its key in _cache): calls with plain arrays.
+        self._fast: dict = {}
+        self._cache_lock = threading.Lock()
+        _ALL_JITTED.add(self)
         functools.update_wrapper(self, fun, updated=())  # not the wrapped Jitted's state
 
+    def _static_positions(self, count: int) -> frozenset:
+        """The static argnums as positions among ``count`` positional arguments (negative ones count from the end)."""
+        positions = frozenset(i + count if i < 0 else i for i in self.static_argnums)
+        if any(not 0 <= i < count for i in positions):
+            name = getattr(self.fun, "__name__", repr(self.fun))
+            raise ValueError(f"jitted function {name} has static_argnums={self.static_argnums}, but was "
+                             f"called with {count} positional argument{'s' * (count != 1)}")
+        return positions
+
     def _split(self, args: tuple, kwargs: dict):
+        positions = self._static_positions(len(args))
         static, dynamic = [], []
         for i, a in enumerate(args):
-            (static if i in self.static_argnums else dynamic).append(a)
+            (static if i in positions else dynamic).append(a)
         try:
             hash(tuple(static))
         except TypeError:
@@ -295,10 +346,11 @@ class Jitted:
             return self.fun
 
         def call(*dynamic, **kwargs):
-            merged, it_s, it_d = [], iter(static), iter(dynamic)
             total = len(static) + len(dynamic)
+            positions = self._static_positions(total)
+            merged, it_s, it_d = [], iter(static), iter(dynamic)
             for i in range(total):
-                merged.append(next(it_s) if i in self.static_argnums else next(it_d))
+                merged.append(next(it_s) if i in positions else next(it_d))
             return self.fun(*merged, **kwargs)
 
         return call
@@ -317,32 +369,92 @@ class Jitted:
 
     def __call__(self, *args, **kwargs):
         if not kwargs and not self.static_argnums and all(type(a) is np.ndarray for a in args):
-            # Fast path for the common call with plain arrays: no pytree walk.
-            key = (len(args), tuple((a.shape, a.dtype.char) for a in args))
-            compiled = self._cache.get(key)
-            if compiled is not None and all(a.flags.c_contiguous for a in args):
+            # Fast path for the common call with plain arrays: no pytree walk. The
+            # dtype itself (not its letter) tells a big-endian array from a native one.
+            entry = self._fast.get((len(args), tuple((a.shape, a.dtype) for a in args)))
+            if entry is not None and all(_is_ready(a.flags) for a in args):
+                compiled, key = entry
+                try:
+                    self._cache.move_to_end(key)
+                except KeyError:  # dropped by another thread meanwhile: this call still runs it
+                    pass
                 return compiled(args)
         static, leaves, in_tree = self._split(args, kwargs)
         if any(isinstance(x, Tracer) for x in leaves):  # inside another trace: inline
             return self.fun(*args, **kwargs)
         arrays = [_as_input_array(x) for x in leaves]
-        signature = tuple((a.shape, a.dtype.char) for a in arrays)
+        signature = tuple((a.shape, a.dtype) for a in arrays)
         key = (static, in_tree, signature)
         compiled = self._cache.get(key)
         if compiled is None:
-            compiled = self._cache[key] = self._lower(static, arrays, in_tree).compile()
-            if in_tree == tree.flatten((tuple(leaves), {}))[1] and not static:
-                self._cache[(len(arrays), signature)] = compiled  # for the fast path
+            compiled = self._lower(static, arrays, in_tree).compile()
+            fast_key = (len(arrays), signature) \
+                if in_tree == tree.flatten((tuple(leaves), {}))[1] and not static else None
+            self._remember(key, fast_key, compiled)
+        else:
+            try:
+                self._cache.move_to_end(key)
+            except KeyError:
+                pass
         return compiled(arrays)
+
+    def _remember(self, key, fast_key, compiled) -> None:
+        """Cache ``compiled`` under ``key`` (and ``fast_key``), dropping the least recently used beyond the limit."""
+        with self._cache_lock:
+            self._cache[key] = compiled
+            if fast_key is not None:
+                self._fast[fast_key] = (compiled, key)
+            while len(self._cache) > self.cache_limit:
+                dropped, _ = self._cache.popitem(last=False)
+                for fast, (_, full) in list(self._fast.items()):
+                    if full == dropped:
+                        del self._fast[fast]
+
+    def clear_cache(self) -> None:
+        """Drop every compiled signature of this function, freeing its code.
+
+        Examples
+        --------
+        >>> import numpy as np, tensorad as ta
+        >>> f = ta.jit(lambda x: x + 1.0)
+        >>> f(np.zeros(2))
+        array([1., 1.])
+        >>> f.clear_cache(); f.cache_size
+        0
+        """
+        with self._cache_lock:
+            self._cache.clear()
+            self._fast.clear()
 
     @property
     def cache_size(self) -> int:
-        """Number of signatures compiled so far."""
-        return len({id(c) for c in self._cache.values()})
+        """Number of signatures compiled and kept."""
+        return len(self._cache)
+
+
+def _is_ready(flags) -> bool:
+    """Whether an array with these flags can be passed as it is (the fast path's test)."""
+    return flags.c_contiguous and flags.aligned
+
+
+def clear_caches() -> None:
+    """Drop the compiled code of every jitted function, as ``jax.clear_caches()`` does.
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> f = ta.jit(lambda x: x * 3.0)
+    >>> f(np.ones(2))
+    array([3., 3.])
+    >>> ta.clear_caches(); f.cache_size
+    0
+    """
+    for jitted in list(_ALL_JITTED):
+        jitted.clear_cache()
 
 
 def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = (),
-        memory_budget: int | str | None = None, device: str = "cpu"):
+        memory_budget: int | str | None = None, device: str = "cpu", cache_limit: int | None = None):
     """Compile ``fun`` with MLIR; recompiles once per (shapes, dtypes, static args).
 
     Parameters
@@ -351,7 +463,8 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
         Takes and returns pytrees of arrays.
     static_argnums : int or sequence of int
         Positional arguments passed as Python values (hashable) and baked into
-        the compiled code.
+        the compiled code; a negative one counts from the end of the call's
+        arguments. A call with too few arguments raises ``ValueError``.
     memory_budget : int or str, optional
         Peak live bytes the compiled code may use (``"64MiB"`` works too):
         ``tad-remat`` recomputes forward values in the backward sweep instead of
@@ -361,6 +474,10 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
         ``"cpu"`` or ``"gpu"``: an NVIDIA GPU through ``tad-lower-to-nvvm``
         and the CUDA driver (``DeviceError`` at the first call where there
         is none; ``lower(...).as_text("nvvm")`` works everywhere).
+    cache_limit : int, optional
+        Most signatures kept compiled; beyond it the least recently used one
+        is dropped (its memory freed). Default: ``TENSORAD_JIT_CACHE_LIMIT``,
+        else 64. ``f.clear_cache()`` and ``tensorad.clear_caches()`` drop them all.
 
     Examples
     --------
@@ -372,5 +489,5 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
     if isinstance(static_argnums, int):
         static_argnums = (static_argnums,)
     if fun is None:
-        return lambda f: Jitted(f, static_argnums, memory_budget, device)
-    return Jitted(fun, static_argnums, memory_budget, device)
+        return lambda f: Jitted(f, static_argnums, memory_budget, device, cache_limit)
+    return Jitted(fun, static_argnums, memory_budget, device, cache_limit)

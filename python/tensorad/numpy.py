@@ -194,27 +194,83 @@ def power(x, y) -> Tracer:
     return _emit("math.powf" if _dt.is_float(a.dtype) else "math.ipowi", [a, b], a.dtype)
 
 
+def _guarded_divisor(b: Tracer) -> Tracer:
+    """``b`` with 0 and -1 replaced by 1.
+
+    Integer division traps (SIGFPE) on ``x / 0`` and on ``INT_MIN / -1``;
+    the callers select numpy's results for those divisors afterwards.
+    """
+    return where(logical_or(equal(b, 0), equal(b, -1)), 1, b)
+
+
 @emits_ops
 def floor_divide(x, y) -> Tracer:
-    """Elementwise ``x // y`` (rounds toward minus infinity, like numpy)."""
+    """Elementwise ``x // y`` (rounds toward minus infinity, like numpy).
+
+    For integers, as numpy: ``x // 0`` is 0 and ``INT_MIN // -1`` wraps to
+    ``INT_MIN`` (numpy warns; compiled code cannot).
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> ta.jit(floor_divide)(np.array([7, -7, 7]), np.array([2, 2, 0]))
+    array([ 3, -4,  0])
+    """
     a, b = _operands(x, y)
     if _dt.is_float(a.dtype):
         return floor(_emit("arith.divf", [a, b], a.dtype))
-    return _emit("arith.floordivsi", [a, b], a.dtype)
+    quotient = _emit("arith.floordivsi", [a, _guarded_divisor(b)], a.dtype)
+    return where(equal(b, 0), 0, where(equal(b, -1), negative(a), quotient))
 
 
 @emits_ops
 def remainder(x, y) -> Tracer:
-    """Elementwise ``x % y`` with the sign of ``y``, like numpy."""
+    """Elementwise ``x % y`` with the sign of ``y``, like numpy (for integers, ``x % 0`` is 0).
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> ta.jit(remainder)(np.array([7, -7, 7]), np.array([2, 2, 0]))
+    array([1, 1, 0])
+    """
     a, b = _operands(x, y)
     if _dt.is_float(a.dtype):
         return subtract(a, multiply(floor_divide(a, b), b))
-    r = _emit("arith.remsi", [a, b], a.dtype)
+    # The guarded divisor 1 leaves 0, numpy's answer for y == 0 and y == -1.
+    r = _emit("arith.remsi", [a, _guarded_divisor(b)], a.dtype)
     wrong_sign = logical_and(not_equal(r, 0), not_equal(less(r, 0), less(b, 0)))
     return where(wrong_sign, add(r, b), r)
 
 
 mod = remainder
+
+
+@emits_ops
+def fmod(x, y) -> Tracer:
+    """Elementwise C remainder: the sign of ``x``, like numpy's ``fmod`` (for integers, ``fmod(x, 0)`` is 0).
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> ta.jit(fmod)(np.array([7, -7, 7]), np.array([2, 2, 0]))
+    array([ 1, -1,  0])
+    """
+    a, b = _operands(x, y)
+    if _dt.is_float(a.dtype):
+        return _emit("arith.remf", [a, b], a.dtype)
+    return _emit("arith.remsi", [a, _guarded_divisor(b)], a.dtype)
+
+
+def divmod(x, y) -> tuple:
+    """``(floor_divide(x, y), remainder(x, y))``, like numpy's ``divmod``.
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> ta.jit(divmod)(np.array([7, -7]), np.array([2, 0]))
+    (array([3, 0]), array([1, 0]))
+    """
+    return floor_divide(x, y), remainder(x, y)
 
 
 def _comparison(kind: str):
@@ -667,7 +723,8 @@ def getitem(x, key) -> Tracer:
             lo, hi, step = k.indices(n)
             if step < 0:
                 _index_error("negative slice steps are not supported")
-            hi = builtins.max(hi, lo)
+            if hi <= lo:  # an empty range: start it at 0, where every dim may begin an empty slice
+                lo = hi = 0
             start.append(lo), limit.append(hi), strides.append(step)
             out_shape.append(-(-(hi - lo) // step))
         else:
@@ -693,7 +750,7 @@ def _reduce(kind: str, x, axis, keepdims: bool, dtype=None) -> Tracer:
     if dtype is not None:
         x = astype(x, dtype)
     axes = _normalize_axes(axis, x.ndim)
-    if not axes:
+    if not axes or x.ndim == 0:  # numpy reduces a 0-d array over axis 0 or -1 to itself
         return x
     if kind != "sum" and builtins.any(x.shape[a] == 0 for a in axes):
         raise TracingError(f"zero-size array to reduction operation {kind}imum which has no identity")
@@ -965,7 +1022,7 @@ def _swap(fn):
 
 def _install_array_methods(cls) -> None:
     binary = {"add": add, "sub": subtract, "mul": multiply, "truediv": divide,
-              "floordiv": floor_divide, "mod": remainder, "pow": power, "matmul": matmul,
+              "floordiv": floor_divide, "mod": remainder, "divmod": divmod, "pow": power, "matmul": matmul,
               "and": bitwise_and, "or": bitwise_or, "xor": bitwise_xor}
     for name, fn in binary.items():
         setattr(cls, f"__{name}__", fn)

@@ -16,6 +16,17 @@ runtime, loaded once per process.
 
 Inputs are passed without copies: descriptors point at the numpy data.
 
+One compiled function may be called from several Python threads at once:
+each call in flight has its own argument block, the allocator's books are
+kept under a lock, and :func:`last_call_stats` reports the calling
+thread's last call.
+
+Compiled code does not check what the allocation hook returns. A buffer
+larger than this machine's memory is refused before the call
+(``MemoryError``); an allocation that fails during a call is served from a
+lazily committed anonymous mapping, so the code runs to its end without
+writing through NULL, and the call then raises ``MemoryError``.
+
 GPU code (``device="gpu"``, lowered by ``tad-lower-to-nvvm``) runs through
 ``libmlir_cuda_runtime.so``: its ``mgpuMemAlloc``/``mgpuMemFree`` are
 wrapped so that device (managed) memory is counted like host memory, and
@@ -33,7 +44,9 @@ Examples
 from __future__ import annotations
 
 import ctypes
+import mmap
 import os
+import threading
 import weakref
 from dataclasses import dataclass
 from functools import lru_cache
@@ -137,6 +150,36 @@ class CallStats:
 # of its size: a fresh large buffer costs a page fault per 4 KiB page the
 # first time it is written, which can take as long as the work done in it.
 POOL_MIN_BYTES = 1 << 16
+# Linux's MAP_NORESERVE (Python's mmap module names it only from 3.12 on):
+# the mapping reserves no swap, pages are committed when first written.
+_MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000)
+
+
+class _CallRecord:
+    """The allocations of one call in flight: what it holds now, at most, and in all."""
+
+    __slots__ = ("live_bytes", "peak_bytes", "allocations", "allocated_bytes", "failure")
+
+    def __init__(self):
+        self.live_bytes = self.peak_bytes = self.allocations = self.allocated_bytes = 0
+        self.failure: BaseException | None = None  # raised by the hook; re-raised after the call
+
+
+_char_at = ctypes.c_char.from_buffer
+
+
+def _data_address(arr: np.ndarray) -> int:
+    """Address of a contiguous array's data; a ctypes view of it costs a fifth of ``arr.ctypes.data``."""
+    try:
+        return ctypes.addressof(_char_at(arr))
+    except (TypeError, ValueError):  # read-only, or empty
+        return arr.ctypes.data
+
+
+def _lazy_buffer(size: int) -> np.ndarray:
+    """``size`` bytes of anonymous memory committed page by page as written (a failed allocation's stand-in)."""
+    return np.frombuffer(mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | _MAP_NORESERVE),
+                         np.uint8)
 
 
 class Allocator:
@@ -145,60 +188,131 @@ class Allocator:
     Freed large buffers, and those of results once their arrays are gone, are
     kept in a pool by size; the pool holds at most as many bytes as the
     largest single call has allocated, so calls that repeat reuse its buffers.
+
+    Every allocation is counted toward the call that made it: the call in
+    flight on the allocating thread, or for a thread-loop chunk running on
+    the async runtime's pool, the call started last (the right one, unless
+    several calls of thread-loop code run at once). The books are kept under
+    a lock, so calls may run at once from several threads.
+
+    If a buffer cannot be allocated, the hook records the error and returns a
+    lazily committed anonymous mapping instead of NULL (compiled code does
+    not check): the code runs to its end, then the call raises.
     """
 
     def __init__(self):
-        self.buffers: dict[int, np.ndarray] = {}
+        # Reentrant: a result array's base, dropped by the garbage collector
+        # inside a locked section, gives its buffer back through keep().
+        self.lock = threading.RLock()
+        self.buffers: dict[int, tuple] = {}  # address -> (buffer, the call's record)
         self.live_bytes = 0
-        self.peak_bytes = 0
-        self.count = 0
-        self.allocated_bytes = 0
         self.pool: dict[int, list] = {}
         self.pooled_bytes = 0
         self.pool_limit = 0
+        # .record: the call in flight on this thread, or its last call (a
+        # Python thread allocates only inside a call, so it is not reset).
+        self.this_thread = threading.local()
+        self.last_started = _CallRecord()
         self.alloc_hook = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint64)(self._alloc)
         self.free_hook = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(self._free)
 
+    def begin_call(self) -> _CallRecord:
+        """Start counting a call on this thread; see :meth:`end_call`."""
+        record = self.this_thread.record = self.last_started = _CallRecord()
+        return record
+
+    def end_call(self, record: _CallRecord) -> None:
+        """The call of ``record`` has returned: the pool may grow to what it allocated."""
+        if record.allocated_bytes > self.pool_limit:
+            self.pool_limit = record.allocated_bytes
+
+    def last_record(self) -> _CallRecord | None:
+        """The record of this thread's call in flight, or of its last call."""
+        return getattr(self.this_thread, "record", None)
+
+    def current_record(self) -> _CallRecord:
+        """The record of the call that an allocation on this thread belongs to."""
+        record = getattr(self.this_thread, "record", None)
+        return self.last_started if record is None else record  # None: a thread-loop chunk on the pool
+
     def _alloc(self, size: int) -> int:
+        record = self.current_record()
         size = max(size, 1)
-        kept = self.pool.get(size)
-        if kept:
-            buf = kept.pop()
-            self.pooled_bytes -= size
-        else:
-            buf = np.empty(size, np.uint8)
-        address = buf.ctypes.data
-        self.buffers[address] = buf
-        self.count_allocation(size)
+        try:
+            return self._allocate(size, record, None)
+        except BaseException as err:  # MemoryError, or a KeyboardInterrupt landing in the hook
+            if record.failure is None:
+                record.failure = err
+            return self._allocate(size, record, _lazy_buffer(size))
+
+    def _allocate(self, size: int, record: _CallRecord, buf: np.ndarray | None) -> int:
+        """Count ``buf`` (or a pooled or new buffer of ``size`` bytes) toward ``record``; return its address."""
+        with self.lock:
+            if buf is None:
+                kept = self.pool.get(size)
+                if kept:
+                    buf = kept.pop()
+                    self.pooled_bytes -= size
+                else:
+                    buf = self.new_buffer(size)
+            address = _data_address(buf)
+            self.buffers[address] = (buf, record)
+            self.count_allocation(size, record)
         return address
 
-    def count_allocation(self, size: int) -> None:
-        """Count ``size`` more live bytes (host or device)."""
+    @staticmethod
+    def new_buffer(size: int) -> np.ndarray:
+        """A fresh buffer of ``size`` bytes (raises ``MemoryError`` when there is no memory)."""
+        return np.empty(size, np.uint8)
+
+    def count_allocation(self, size: int, record: _CallRecord) -> None:
+        """Count ``size`` more live bytes (host or device) toward ``record``'s call (lock held)."""
         self.live_bytes += size
-        self.allocated_bytes += size
-        self.count += 1
-        if self.live_bytes > self.peak_bytes:
-            self.peak_bytes = self.live_bytes
+        live = record.live_bytes = record.live_bytes + size
+        record.allocations += 1
+        record.allocated_bytes += size
+        if live > record.peak_bytes:
+            record.peak_bytes = live
 
     def _free(self, address: int) -> None:
-        buf = self.buffers.pop(address, None)
-        if buf is not None:
-            self.live_bytes -= buf.nbytes
+        with self.lock:
+            entry = self.buffers.pop(address, None)
+            if entry is None:
+                return
+            buf, record = entry
+            self.uncount(buf.nbytes, record)
             self.keep(buf)
+
+    def uncount(self, size: int, record: _CallRecord) -> None:
+        """Count a buffer of ``size`` bytes freed or handed over (lock held)."""
+        self.live_bytes -= size
+        record.live_bytes -= size
+
+    def live_allocations(self, record: _CallRecord) -> int:
+        """How many buffers of ``record``'s call are alive and not handed over (host and device)."""
+        with self.lock:
+            return sum(r is record for _, r in self.buffers.values()) + \
+                sum(r is record for _, r in DEVICE_MEMORY.sizes.values())
 
     def keep(self, buf: np.ndarray) -> None:
         """Put a buffer nobody uses any more into the pool, if it is large and there is room."""
         size = buf.nbytes
-        if size >= POOL_MIN_BYTES and self.pooled_bytes + size <= self.pool_limit:
-            self.pool.setdefault(size, []).append(buf)
-            self.pooled_bytes += size
+        if buf.base is not None:  # a failed allocation's mapping: unmapped when dropped
+            return
+        with self.lock:
+            if size >= POOL_MIN_BYTES and self.pooled_bytes + size <= self.pool_limit:
+                self.pool.setdefault(size, []).append(buf)
+                self.pooled_bytes += size
 
     def take(self, address: int) -> np.ndarray | None:
         """Hand the buffer at ``address`` over to the caller (it stops counting as live)."""
-        buf = self.buffers.pop(address, None)
-        if buf is not None:
-            self.live_bytes -= buf.nbytes
-        return buf
+        with self.lock:
+            entry = self.buffers.pop(address, None)
+            if entry is None:
+                return None
+            buf, record = entry
+            self.uncount(buf.nbytes, record)
+            return buf
 
     def register(self, engine: ExecutionEngine) -> None:
         """Make ``engine``'s code allocate through this allocator."""
@@ -212,22 +326,26 @@ class DeviceMemory:
     """Wraps ``mgpuMemAlloc``/``mgpuMemFree`` of GPU code so that ``ALLOCATOR`` counts device bytes."""
 
     def __init__(self):
-        self.sizes: dict[int, int] = {}
+        self.sizes: dict[int, tuple] = {}  # address -> (size, the call's record)
         self.alloc_hook = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p,
                                            ctypes.c_bool)(self._alloc)
         self.free_hook = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)(self.free)
 
     def _alloc(self, size: int, stream, host_shared: bool) -> int:
         address = _cuda_runtime().mgpuMemAlloc(size, stream, host_shared)
-        self.sizes[address] = size
-        ALLOCATOR.count_allocation(size)
+        record = ALLOCATOR.current_record()
+        with ALLOCATOR.lock:
+            self.sizes[address] = (size, record)
+            ALLOCATOR.count_allocation(size, record)
         return address
 
     def free(self, address: int, stream=None) -> None:
         """Free device memory at ``address`` (a result once copied out, or from compiled code)."""
-        size = self.sizes.pop(address, None)
-        if size is not None:
-            ALLOCATOR.live_bytes -= size
+        with ALLOCATOR.lock:
+            entry = self.sizes.pop(address, None)
+            if entry is not None:
+                ALLOCATOR.uncount(*entry)
+        if entry is not None:
             _cuda_runtime().mgpuMemFree(address, stream)
 
     def register(self, engine: ExecutionEngine) -> None:
@@ -252,20 +370,20 @@ class _Recycled:
 
 ALLOCATOR = Allocator()
 DEVICE_MEMORY = DeviceMemory()
-# (peak live bytes, live allocations, allocations) of the last call: a CallStats
-# is built only when asked for, not on every call.
-_last_counts = (0, 0, 0)
 
 
 def last_call_stats() -> CallStats:
-    """Memory facts of the most recent call of any compiled function.
+    """Memory facts of the calling thread's most recent call of any compiled function.
 
     Examples
     --------
     >>> isinstance(last_call_stats().peak_live_bytes, int)
     True
     """
-    return CallStats(*_last_counts)
+    record = ALLOCATOR.last_record()
+    if record is None:
+        return CallStats(0, 0, 0)
+    return CallStats(record.peak_bytes, ALLOCATOR.live_allocations(record), record.allocations)
 
 
 def live_bytes() -> int:
@@ -297,6 +415,121 @@ def _descriptor(shape):
     return desc
 
 
+class _Arguments:
+    """The ctypes arguments of one call in flight: memref descriptors and the packed pointer array.
+
+    The compiled code writes its results into the output descriptors, so two
+    calls running at once each need their own.
+    """
+
+    __slots__ = ("inputs", "outputs", "packed", "_targets")
+
+    def __init__(self, in_shapes: Sequence, out_shapes: Sequence, results_class):
+        self.inputs = [_descriptor(shape) for shape in in_shapes]
+        if results_class is None:
+            self.outputs = [_descriptor(shape) for shape in out_shapes]
+            targets = list(self.outputs)
+        else:
+            results = results_class()
+            self.outputs = [getattr(results, name) for name, _ in results_class._fields_]
+            targets = [results]
+        targets += self.inputs
+        # The packed interface takes pointers to each argument; a memref argument
+        # is itself a pointer to its descriptor.
+        self._targets = [ctypes.c_void_p(ctypes.addressof(t)) for t in targets]
+        self.packed = (ctypes.c_void_p * len(targets))(*[ctypes.addressof(p) for p in self._targets])
+
+
+_ALLOC_FUNCTION = "_mlir_memref_to_llvm_alloc"
+# Bytes of the LLVM types that memrefs hold (vectors: lanes times these).
+_TYPE_BYTES = {"f64": 8, "i64": 8, "f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i16": 2, "i8": 1, "i1": 1,
+               "!llvm.ptr": 8}
+
+
+def _type_bytes(text: str) -> int | None:
+    if text in _TYPE_BYTES:
+        return _TYPE_BYTES[text]
+    lanes = text.startswith("vector<") and text[7:-1].split("x")
+    if lanes and len(lanes) >= 2 and all(n.isdigit() for n in lanes[:-1]) and lanes[-1] in _TYPE_BYTES:
+        return int(np.prod([int(n) for n in lanes[:-1]])) * _TYPE_BYTES[lanes[-1]]
+    return None
+
+
+def _defining_op(value: ir.Value) -> ir.Operation | None:
+    owner = value.owner
+    return None if isinstance(owner, ir.Block) else owner.operation
+
+
+def _constant_size(value: ir.Value) -> int | None:
+    """Fold the byte count that memref lowering computes (``sizeof`` by a GEP on null, plus alignment)."""
+    op = _defining_op(value)
+    if op is None:
+        return None
+    if op.name == "llvm.mlir.constant":
+        attr = op.attributes["value"]
+        return ir.IntegerAttr(attr).value if isinstance(attr, ir.IntegerAttr) else None
+    if op.name in ("llvm.add", "llvm.mul"):
+        a, b = (_constant_size(v) for v in op.operands)
+        if a is None or b is None:
+            return None
+        return a + b if op.name == "llvm.add" else a * b
+    if op.name == "llvm.ptrtoint":
+        gep = _defining_op(op.operands[0])
+        if gep is None or gep.name != "llvm.getelementptr" \
+                or getattr(_defining_op(gep.operands[0]), "name", None) != "llvm.mlir.zero":
+            return None
+        indices = list(ir.DenseI32ArrayAttr(gep.attributes["rawConstantIndices"]))
+        if len(indices) != 1:
+            return None
+        dynamic = indices[0] == -(2 ** 31)  # the index is the GEP's next operand
+        if not dynamic:
+            count = indices[0]
+        else:
+            count = _constant_size(gep.operands[1]) if len(gep.operands) == 2 else None
+        size = _type_bytes(str(ir.TypeAttr(gep.attributes["elem_type"]).value))
+        return None if count is None or size is None else count * size
+    return None
+
+
+def largest_allocation(module: ir.Module) -> int:
+    """Bytes of the largest buffer that ``module`` (LLVM dialect) allocates, as far as sizes are constants.
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
+    >>> from tensorad.tracing import TraceState
+    >>> text = ta.jit(lambda x: tnp.broadcast_to(x, (1000, 1000)) * 2.0).lower(np.ones(())).as_text("llvm")
+    >>> largest_allocation(ir.Module.parse(text, TraceState.context())) >= 8 * 1000 * 1000
+    True
+    """
+    largest = 0
+
+    def visit(op):
+        nonlocal largest
+        if op.name == "llvm.call" and op.operands and "callee" in op.attributes \
+                and ir.FlatSymbolRefAttr(op.attributes["callee"]).value == _ALLOC_FUNCTION:
+            largest = max(largest, _constant_size(op.operands[0]) or 0)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return largest
+
+
+@lru_cache(maxsize=None)
+def memory_limit() -> int:
+    """Most bytes one allocation can get here: physical memory plus swap, or the address-space limit if lower."""
+    limit = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    try:
+        with open("/proc/meminfo") as meminfo:
+            limit += next(int(line.split()[1]) * 1024 for line in meminfo if line.startswith("SwapTotal:"))
+    except (OSError, StopIteration, ValueError):
+        pass
+    import resource
+
+    address_space = resource.getrlimit(resource.RLIMIT_AS)[0]
+    return limit if address_space == resource.RLIM_INFINITY else min(limit, address_space)
+
+
 # Defined by tad-define-thread-launchers in a module with thread loops.
 QUIESCE_THREADS = "__tad_quiesce_threads"
 
@@ -308,6 +541,8 @@ def _quiesce(function, engine) -> None:
 
 class Executable:
     """A compiled function: call it with contiguous numpy arrays of the traced shapes and dtypes.
+
+    Calls may run at once from several threads.
 
     Parameters
     ----------
@@ -329,6 +564,9 @@ class Executable:
         if self.on_gpu:
             libs.append(_cuda_runtime()._name)
         async_functions = _async_functions(module)
+        # Refused at the call, not here: the module may still be exported to a bigger machine.
+        self.largest_allocation = largest_allocation(module)
+        self._too_large = self.largest_allocation > memory_limit()
         self.engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=libs)
         ALLOCATOR.register(self.engine)
         if self.on_gpu:
@@ -347,39 +585,45 @@ class Executable:
             raise RuntimeError(f"compiled module has no function {name}")
         self._fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
         self.out_avals = [(tuple(s), np.dtype(d)) for s, d in out_avals]
-        self._in_descs = [_descriptor(shape) for shape, _ in in_avals]
-        self._out_descs = [_descriptor(shape) for shape, _ in self.out_avals]
-        if len(self._out_descs) > 1:
-            fields = [(f"r{i}", type(d)) for i, d in enumerate(self._out_descs)]
-            self._out_struct = type("Results", (ctypes.Structure,), {"_fields_": fields})()
-            self._out_descs = [getattr(self._out_struct, f"r{i}") for i in range(len(fields))]
-            targets = [self._out_struct]
-        else:
-            targets = list(self._out_descs)
-        targets += self._in_descs
-        # The packed interface takes pointers to each argument; a memref argument
-        # is itself a pointer to its descriptor.
-        self._pointers = [ctypes.c_void_p(ctypes.addressof(t)) for t in targets]
-        self._packed = (ctypes.c_void_p * len(targets))(
-            *[ctypes.addressof(p) for p in self._pointers])
+        self._in_shapes = [tuple(shape) for shape, _ in in_avals]
+        self._out_shapes = [shape for shape, _ in self.out_avals]
+        self._results_class = None
+        if len(self.out_avals) > 1:  # several results come back in one struct
+            fields = [(f"r{i}", _descriptor_class(len(s))) for i, s in enumerate(self._out_shapes)]
+            self._results_class = type("Results", (ctypes.Structure,), {"_fields_": fields})
+        # Argument blocks not in use: a call takes one (or makes one, when
+        # every block is taken by calls in flight on other threads) and gives it back.
+        self._idle = [self._new_arguments()]
+        self._in_descs = self._idle[0].inputs  # the block a lone caller always gets
+
+    def _new_arguments(self) -> _Arguments:
+        return _Arguments(self._in_shapes, self._out_shapes, self._results_class)
 
     def __call__(self, arrays: Sequence[np.ndarray]) -> list:
-        """Run on ``arrays`` (C-contiguous, matching dtypes) and return the results."""
-        global _last_counts
-        for desc, arr in zip(self._in_descs, arrays):
-            desc.allocated = desc.aligned = arr.ctypes.data
-        alloc = ALLOCATOR
-        base, count, allocated = alloc.live_bytes, alloc.count, alloc.allocated_bytes
-        alloc.peak_bytes = base
-        self._fn(self._packed)
-        peak = alloc.peak_bytes - base
-        alloc.pool_limit = max(alloc.pool_limit, alloc.allocated_bytes - allocated)
+        """Run on ``arrays`` (C-contiguous, aligned, native byte order, matching dtypes); return the results."""
+        if self._too_large:
+            raise MemoryError(f"the compiled function allocates a buffer of {self.largest_allocation} bytes, "
+                              f"more than this machine can provide ({memory_limit()} bytes of memory and swap)")
+        try:
+            args = self._idle.pop()
+        except IndexError:
+            args = self._new_arguments()
+        for desc, arr in zip(args.inputs, arrays):
+            desc.allocated = desc.aligned = _data_address(arr)
+        record = ALLOCATOR.begin_call()
+        try:
+            self._fn(args.packed)
+        finally:
+            ALLOCATOR.end_call(record)
         results = [self._result(desc, shape, dtype)
-                   for desc, (shape, dtype) in zip(self._out_descs, self.out_avals)]
+                   for desc, (shape, dtype) in zip(args.outputs, self.out_avals)]
         if self.on_gpu:  # results were copied out of device memory
-            for desc in self._out_descs:
+            for desc in args.outputs:
                 DEVICE_MEMORY.free(desc.allocated)
-        _last_counts = (peak, len(alloc.buffers) + len(DEVICE_MEMORY.sizes), alloc.count - count)
+        self._idle.append(args)
+        if record.failure is not None:
+            raise MemoryError(f"compiled code could not allocate a buffer ({record.failure!r}); "
+                              "the call's results are discarded") from record.failure
         return results
 
     @staticmethod
@@ -394,4 +638,3 @@ class Executable:
         nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
         raw = (ctypes.c_uint8 * nbytes).from_address(start) if nbytes else b""
         return np.frombuffer(bytes(raw), dtype).reshape(shape).copy()
-

@@ -63,7 +63,17 @@ def user_location() -> ir.Location:
     return ir.Location.file(frame.f_code.co_filename, frame.f_lineno, 1)
 
 
-_depth = 0
+class _EmitDepth(threading.local):
+    """How many decorated frontend calls (or ``emitting_at`` blocks) this thread is inside.
+
+    Per thread: two threads tracing at once must not see each other's
+    calls, or one would emit ops without a location.
+    """
+
+    depth = 0
+
+
+_emit_depth = _EmitDepth()
 
 
 def emits_ops(fn: Callable) -> Callable:
@@ -73,18 +83,17 @@ def emits_ops(fn: Callable) -> Callable:
     call each other do not walk the stack again.
     """
     def wrapper(*args, **kwargs):
-        global _depth
-        if _depth:
+        if _emit_depth.depth:
             return fn(*args, **kwargs)
         _check_tracers_alive(args, kwargs.values())
-        _depth += 1
+        _emit_depth.depth += 1
         try:
             if ir.Context.current is None:
                 return fn(*args, **kwargs)
             with user_location():
                 return fn(*args, **kwargs)
         finally:
-            _depth -= 1
+            _emit_depth.depth -= 1
 
     wrapper.__name__, wrapper.__qualname__ = fn.__name__, fn.__qualname__
     wrapper.__doc__, wrapper.__wrapped__ = fn.__doc__, fn
@@ -114,13 +123,12 @@ def emitting_at(location: ir.Location):
     >>> with make_context(), ir.Location.unknown() as loc, emitting_at(loc):
     ...     pass
     """
-    global _depth
-    _depth += 1
+    _emit_depth.depth += 1
     try:
         with location:
             yield
     finally:
-        _depth -= 1
+        _emit_depth.depth -= 1
 
 
 class _Trace:
