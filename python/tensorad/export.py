@@ -5,7 +5,8 @@ that runs without MLIR, tensorad or numpy installed::
 
     DIR/lib<name>.so   the code and its runtime (export_runtime.c); rpath $ORIGIN
     DIR/<name>.h       the C entry point, one plain pointer per array
-    DIR/<name>.py      a loader using only ctypes (numpy arrays when numpy is there)
+    DIR/<name>.py      a loader using only ctypes (numpy arrays when numpy is there); it
+                       checks the library's size and SHA-256 (also in the header) before loading it
     DIR/libmlir_*.so   MLIR runtime libraries the code needs beyond export_runtime.c,
                        with their dependencies (none for tensorad's own lowerings)
 
@@ -39,6 +40,7 @@ PosixPath('build/double')
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import importlib.util
 import math
 import os
@@ -207,7 +209,7 @@ def _wrapper_source(name: str, entry: str, in_avals: list, out_avals: list, gpu:
         ""])
 
 
-def _header(name: str, in_avals: list, out_avals: list, gpu: bool) -> str:
+def _header(name: str, in_avals: list, out_avals: list, gpu: bool, library_size: int, library_sha256: str) -> str:
     def shape_text(shape):
         return "x".join(map(str, shape)) or "scalar"
 
@@ -239,6 +241,10 @@ extern "C" {{
 
 #define {name.upper()}_NUM_INPUTS {len(in_avals)}
 #define {name.upper()}_NUM_OUTPUTS {len(out_avals)}
+/* lib{name}.so as exported: check its size and SHA-256 before dlopen (a
+ * truncated library can kill the process that loads it). */
+#define {name.upper()}_LIBRARY_SIZE {library_size}ULL
+#define {name.upper()}_LIBRARY_SHA256 "{library_sha256}"
 
 void {name}({(',' + chr(10) + ' ' * (len(name) + 6)).join(params) or 'void'});
 
@@ -270,6 +276,7 @@ several as a tuple, in the order of OUTPUTS.
 
 import array
 import ctypes
+import hashlib
 import os
 
 try:
@@ -279,12 +286,30 @@ except ImportError:
 
 INPUTS = {inputs!r}
 OUTPUTS = {outputs!r}
+# lib{name}.so as exported: loading a damaged (say truncated) library can kill the process.
+LIBRARY_SIZE = {library_size}
+LIBRARY_SHA256 = "{library_sha256}"
 # dtype name -> (array typecode, itemsize, buffer formats taken as that dtype)
 _KINDS = {{"float32": ("f", 4, "f"), "float64": ("d", 8, "d"), "int32": ("i", 4, "il"),
           "int64": ("q", 8, "qlLQ"), "bool": ("B", 1, "?Bb")}}
 _RAW_FORMATS = "Bbc"  # plain bytes are taken as any dtype
 
-_lib = ctypes.CDLL(os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib{name}.so"))
+
+
+def _checked_library(path):
+    """``path``, after checking that it is the library exported with this loader."""
+    try:
+        with open(path, "rb") as library:
+            data = library.read()
+    except OSError as err:
+        raise ImportError("cannot read %s: %s" % (path, err.strerror)) from None
+    if len(data) != LIBRARY_SIZE or hashlib.sha256(data).hexdigest() != LIBRARY_SHA256:
+        raise ImportError("%s is damaged or not the library exported with this loader (%d bytes, expected %d; "
+                          "checksum mismatch): export it again" % (path, len(data), LIBRARY_SIZE))
+    return path
+
+
+_lib = ctypes.CDLL(_checked_library(os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib{name}.so")))
 _entry = _lib.{name}
 _entry.restype = None
 _entry.argtypes = [ctypes.c_void_p] * (len(INPUTS) + len(OUTPUTS))
@@ -494,9 +519,12 @@ def export(module: ir.Module, path, in_avals: Sequence, out_avals: Sequence,
         _run([*cc, "-shared", "-o", str(path / f"lib{name}.so"), str(obj), str(runtime),
               f"-Wl,--version-script={work / 'exports.map'}", "-Wl,-z,defs", "-Wl,-rpath,$ORIGIN", f"-L{path}",
               *[f"-l:{lib.name}" for lib in libraries], "-lm", "-lpthread", *(["-ldl"] if gpu else [])], "linking")
-    (path / f"{name}.h").write_text(_header(name, in_avals, out_avals, gpu))
+    library = (path / f"lib{name}.so").read_bytes()
+    size, sha256 = len(library), hashlib.sha256(library).hexdigest()
+    (path / f"{name}.h").write_text(_header(name, in_avals, out_avals, gpu, size, sha256))
     (path / f"{name}.py").write_text(_LOADER.format(
         name=name, inputs=[(list(s), d) for s, d in in_avals], outputs=[(list(s), d) for s, d in out_avals],
+        library_size=size, library_sha256=sha256,
         gpu_setup=_LOADER_GPU_SETUP.format(name=name) if gpu else "",
         gpu_check=_LOADER_GPU_CHECK.format(name=name) if gpu else ""))
     return path

@@ -191,6 +191,23 @@ def test_c_program_links_against_the_library(tmp_path):
     assert int(peak) == ta.last_call_stats().peak_live_bytes
 
 
+def test_damaged_library_is_refused_before_it_is_loaded(tmp_path):
+    folder = ta.jit(lambda x: x * 2.0).lower(np.ones(3)).compile().export(tmp_path / "twice")
+    library = folder / "libtwice.so"
+    size = library.stat().st_size
+    header = (folder / "twice.h").read_text()
+    assert f"#define TWICE_LIBRARY_SIZE {size}ULL" in header and "#define TWICE_LIBRARY_SHA256 \"" in header
+    np.testing.assert_array_equal(load(folder, "twice").twice(np.ones(3)), [2.0, 2.0, 2.0])
+    # Loading a truncated library used to die in dlopen (SIGBUS): run it in a child.
+    library.write_bytes(library.read_bytes()[: size // 2])
+    code = f"import sys; sys.path.insert(0, {str(folder)!r})\ntry:\n    import twice\nexcept ImportError as err:\n" \
+           "    print(err)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert f"libtwice.so is damaged or not the library exported with this loader ({size // 2} bytes, " \
+           f"expected {size}" in done.stdout
+
+
 def test_errors(tmp_path):
     compiled = ta.jit(lambda x: x * 2.0).lower(np.ones(3)).compile()
     (tmp_path / "file").write_text("")
