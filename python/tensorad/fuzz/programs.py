@@ -1,0 +1,349 @@
+"""Random Python programs over ``tensorad.numpy`` / ``lax`` / ``nn``, as source text.
+
+A program is plain data (a JSON-able dict): its inputs (shape and dtype),
+a list of statements (an op name, the variables it reads, its parameters),
+the variable it returns and the checks to run. :func:`render` turns it into
+the source of ``def f(x0, x1, ...)`` written against the names ``xp``,
+``lax`` and ``nn``, so one text runs on numpy (with :data:`NUMPY_LAX` and
+:data:`NUMPY_NN`, plain-Python references of the loops and layers) and on
+tensorad. Rendering evaluates every statement on numpy to learn the shapes,
+so a statement that does not fit its operands (after shrinking changed
+them) raises :class:`Invalid` instead of producing a broken program.
+
+Examples
+--------
+>>> program = generate(7)
+>>> source = render(program)
+>>> source.startswith("def f(")
+True
+>>> generate(7) == program
+True
+"""
+
+from __future__ import annotations
+
+import random
+import types
+import warnings
+
+import numpy as np
+
+
+class Invalid(Exception):
+    """A statement does not apply to its operands' shapes (or the numpy reference fails)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# numpy references of the names tensorad adds to numpy's surface
+
+def _fori_loop(lower, upper, body, init):
+    for i in range(lower, upper):
+        init = body(np.int64(i), init)
+    return init
+
+
+def _scan(f, init, xs, reverse=False):
+    carry, ys = init, []
+    rows = range(len(xs) - 1, -1, -1) if reverse else range(len(xs))
+    for i in rows:
+        carry, y = f(carry, xs[i])
+        ys.append(np.asarray(y))
+    if reverse:
+        ys.reverse()
+    return carry, np.stack(ys)
+
+
+def _cond(pred, true_fun, false_fun, *operands):
+    return true_fun(*operands) if pred else false_fun(*operands)
+
+
+def _while_loop(cond_fun, body_fun, init):
+    while cond_fun(init):
+        init = body_fun(init)
+    return init
+
+
+def _logsumexp(x, axis=None, keepdims=False):
+    top = np.max(x, axis=axis, keepdims=True)
+    out = np.log(np.sum(np.exp(x - top), axis=axis, keepdims=True)) + top
+    return out if keepdims else np.squeeze(out, axis=axis)
+
+
+def _softmax(x, axis=-1):
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+NUMPY_LAX = types.SimpleNamespace(fori_loop=_fori_loop, scan=_scan, cond=_cond,
+                                  while_loop=_while_loop)
+NUMPY_NN = types.SimpleNamespace(
+    sigmoid=lambda x: 1.0 / (1.0 + np.exp(-x)),
+    softplus=lambda x: np.logaddexp(x, 0.0),
+    logsumexp=_logsumexp,
+    softmax=_softmax,
+    log_softmax=lambda x, axis=-1: x - _logsumexp(x, axis=axis, keepdims=True),
+)
+
+
+def numpy_namespace(float32=np.float32) -> types.SimpleNamespace:
+    """numpy as ``xp``; ``float32=np.float64`` gives the all-float64 reference finite differences use."""
+    names = {k: getattr(np, k) for k in dir(np) if not k.startswith("_")}
+    names["float32"] = float32
+    names["astype"] = lambda x, dtype: np.asarray(x).astype(dtype)
+    return types.SimpleNamespace(**names)
+
+
+# ---------------------------------------------------------------------------------------------
+# statements: op name -> function (operand names, operand shapes, params) -> expression text
+
+def _axis_text(axis):
+    return "None" if axis is None else repr(tuple(axis)) if isinstance(axis, list) else repr(axis)
+
+
+def _slice_text(ndim, axis, start, stop, step):
+    parts = [":"] * ndim
+    parts[axis] = f"{start}:{stop}" + (f":{step}" if step != 1 else "")
+    return "[" + ", ".join(parts) + "]"
+
+
+def _ramp(name, shape):
+    """A tiny distinct offset per element, so max/min never see ties (their derivative is a choice)."""
+    size = int(np.prod(shape, dtype=np.int64))
+    return f"(0.001 * xp.reshape(xp.arange({size}), {tuple(shape)!r}))"
+
+
+UNARY = {
+    "sin": "xp.sin({a})",
+    "cos": "xp.cos({a})",
+    "tanh": "xp.tanh({a})",
+    "exp_tanh": "xp.exp(xp.tanh({a}))",
+    "log1p_square": "xp.log1p({a} * {a})",
+    "sqrt_shifted": "xp.sqrt(1.0 + {a} * {a})",
+    "square": "xp.square({a})",
+    "div_cos": "{a} / (2.0 + xp.cos({a}))",
+    "reciprocal": "xp.reciprocal(1.5 + xp.sin({a}))",
+    "negative": "-{a}",
+    "affine": "{a} * 0.5 + 0.25",
+    "power": "xp.power(1.5 + xp.tanh({a}), 1.5)",
+    "pow_int": "{a} ** 3",
+    "clip": "xp.clip({a}, -0.7, 0.8)",
+    "sigmoid": "nn.sigmoid({a})",
+    "softplus": "nn.softplus({a})",
+    "arctan2": "xp.arctan2({a}, 1.5 + xp.cos({a}))",
+}
+BINARY = {
+    "add": "{a} + {b}",
+    "subtract": "{a} - {b}",
+    "multiply": "{a} * {b}",
+    "divide": "{a} / (2.0 + xp.cos({b}))",
+    "maximum": "xp.maximum({a}, {b} + 0.05)",
+    "minimum": "xp.minimum({a}, {b} - 0.05)",
+    "where": "xp.where({a} > 0.1, {a}, {b} * 2.0)",
+    "matmul": "{a} @ {b}",
+    "dot": "xp.dot({a}, {b})",
+    "tensordot": "xp.tensordot({a}, {b}, axes={axes})",
+    "outer": "xp.outer({a}, {b})",
+    "inner": "xp.inner({a}, {b})",
+    "concatenate": "xp.concatenate([{a}, {b}], axis={axis})",
+    "stack": "xp.stack([{a}, {b} * 0.5], axis={axis})",
+}
+
+
+def _expr(op: str, names: list, shapes: list, p: dict) -> str:
+    a = names[0]
+    b = names[1] if len(names) > 1 else None
+    nd = len(shapes[0])
+    if op in UNARY:
+        return UNARY[op].format(a=a)
+    if op in BINARY:
+        return BINARY[op].format(a=a, b=b, axis=p.get("axis", 0), axes=p.get("axes", 1))
+    if op in ("sum", "mean", "var"):
+        return f"xp.{op}({a}, axis={_axis_text(p['axis'])}, keepdims={p['keepdims']})"
+    if op in ("max", "min"):
+        return f"xp.{op}({a} + {_ramp(a, shapes[0])}, axis={_axis_text(p['axis'])}, keepdims={p['keepdims']})"
+    if op == "logsumexp":
+        return f"nn.logsumexp({a}, axis={_axis_text(p['axis'])}, keepdims={p['keepdims']})"
+    if op in ("softmax", "log_softmax"):
+        return f"nn.{op}({a}, axis={p['axis']})"
+    if op == "transpose":
+        perm = p["perm"][:nd] if len(p["perm"]) >= nd else None
+        if perm is None or sorted(perm) != list(range(nd)):
+            perm = list(range(nd))[::-1]
+        return f"xp.transpose({a}, {tuple(perm)!r})"
+    if op == "T":
+        return f"{a}.T"
+    if op == "ravel":
+        return f"xp.reshape({a}, (-1,))"
+    if op == "reshape_reversed":
+        return f"xp.reshape({a}, {tuple(shapes[0][::-1])!r})"
+    if op == "expand_dims":
+        return f"xp.expand_dims({a}, {p['axis'] % (nd + 1)})"
+    if op == "squeeze":
+        axes = [i for i, d in enumerate(shapes[0]) if d == 1]
+        if not axes:
+            raise Invalid("squeeze needs a size-1 dim")
+        return f"xp.squeeze({a}, axis={axes[p['axis'] % len(axes)]})"
+    if op == "broadcast_to":
+        return f"xp.broadcast_to({a}, {(p['n'],) + tuple(shapes[0])!r})"
+    if op == "slice":
+        if nd == 0:
+            raise Invalid("slice of a scalar")
+        return a + _slice_text(nd, p["axis"] % nd, p["start"], p["stop"], p["step"])
+    if op == "index":
+        if nd == 0 or shapes[0][0] == 0:
+            raise Invalid("index of an empty axis")
+        return f"{a}[{p['i'] % shapes[0][0]}]"
+    if op == "astype":
+        return f"xp.astype({a}, xp.{p['dtype']})"
+    if op == "fori_loop":
+        return (f"lax.fori_loop(0, {p['n']}, lambda i, c: c * 0.8 + xp.sin(c + 0.1) * 0.3, {a})")
+    if op == "scan":
+        if nd == 0 or shapes[0][0] == 0:
+            raise Invalid("scan over an empty leading axis")
+        carry = f"xp.zeros({tuple(shapes[0][1:])!r}, {a}.dtype) + 0.1"
+        body = ("lambda c, r: (c + r, c)" if p["returns_carry"] else
+                "lambda c, r: (c * 0.8 + xp.sin(r), xp.cos(c) + r)")
+        rev = ", reverse=True" if p["reverse"] else ""
+        return f"lax.scan({body}, {carry}, {a}{rev})[{p['part']}]"
+    if op == "cond":
+        return f"lax.cond(xp.sum({a}) > 0.0, lambda u: u * 2.0, lambda u: xp.sin(u), {a})"
+    if op == "while_loop":
+        return (f"lax.while_loop(lambda s: s[0] < {p['n']}, "
+                f"lambda s: (s[0] + 1, s[1] * 0.9 + xp.sin(s[1]) * 0.2), (0, {a}))[1]")
+    raise ValueError(f"unknown op {op!r}")
+
+
+ARITY = {**{k: 1 for k in UNARY}, **{k: 2 for k in BINARY}}
+
+# The generator's menu: (op, weight).
+MENU = ([(k, 2) for k in UNARY] + [(k, 3) for k in ("add", "subtract", "multiply")]
+        + [(k, 1) for k in BINARY if k not in ("add", "subtract", "multiply")]
+        + [("matmul", 2), ("sum", 4), ("mean", 2), ("var", 1), ("max", 1), ("min", 1), ("logsumexp", 1),
+           ("softmax", 1), ("log_softmax", 1), ("transpose", 2), ("T", 1), ("ravel", 1),
+           ("reshape_reversed", 1), ("expand_dims", 2), ("squeeze", 2), ("broadcast_to", 1),
+           ("slice", 3), ("index", 1), ("astype", 2), ("fori_loop", 2), ("scan", 2), ("cond", 2),
+           ("while_loop", 1)])
+
+
+def _params(op: str, rng: random.Random) -> dict:
+    if op in ("sum", "mean", "var", "max", "min", "logsumexp"):
+        axis = rng.choice([None, 0, 1, -1, [0, 1], [0, -1]])
+        return {"axis": axis, "keepdims": rng.random() < 0.4}
+    if op in ("softmax", "log_softmax", "concatenate", "stack", "expand_dims", "squeeze"):
+        return {"axis": rng.choice([0, 1, -1, 2])}
+    if op == "tensordot":
+        return {"axes": rng.choice([0, 1, 1, 2])}
+    if op == "transpose":
+        return {"perm": rng.sample(range(4), 4)}
+    if op == "broadcast_to":
+        return {"n": rng.choice([1, 2, 3])}
+    if op == "slice":
+        start = rng.choice([0, 0, 1, 2])
+        stop = rng.choice([start, start + 1, start + 2, 4, None])
+        return {"axis": rng.randrange(3), "start": start, "stop": stop if stop is not None else "",
+                "step": rng.choice([1, 1, 1, 2])}
+    if op == "index":
+        return {"i": rng.randrange(4)}
+    if op == "astype":
+        return {"dtype": rng.choice(["float32", "float64"])}
+    if op in ("fori_loop", "while_loop"):
+        return {"n": rng.choice([0, 1, 2, 3])}
+    if op == "scan":
+        return {"returns_carry": rng.random() < 0.15, "reverse": rng.random() < 0.3,
+                "part": rng.choice([0, 1, 1])}
+    return {}
+
+
+def _random_shape(rng: random.Random) -> list:
+    ndim = rng.choice([0, 1, 1, 2, 2, 2, 3])
+    return [rng.choice([1, 1, 2, 3, 4, 5]) if rng.random() > 0.03 else 0 for _ in range(ndim)]
+
+
+def _reference_env(xp=None):
+    return {"xp": xp or numpy_namespace(), "lax": NUMPY_LAX, "nn": NUMPY_NN}
+
+
+def _evaluate(expr: str, env: dict, values: dict):
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            out = eval(expr, env, dict(values))  # noqa: S307 - our own generated text
+        except Exception as err:  # noqa: BLE001 - any numpy failure means "does not fit"
+            raise Invalid(f"{expr}: {type(err).__name__}: {err}") from None
+    out = np.asarray(out)
+    if out.dtype.kind != "f" or not np.all(np.isfinite(out)) or out.ndim > 4 or out.size > 4096:
+        raise Invalid(f"{expr}: not a small finite float array")
+    return out
+
+
+def input_values(program: dict) -> list:
+    """The program's inputs: values in [-1, 1) drawn from its seed, in its dtypes."""
+    rng = np.random.default_rng(program["seed"])
+    return [rng.uniform(-1.0, 1.0, size=tuple(shape)).astype(dtype) for shape, dtype in program["inputs"]]
+
+
+def trace_shapes(program: dict) -> tuple:
+    """Evaluate ``program`` on numpy statement by statement: (lines of source, value of every variable)."""
+    env = _reference_env()
+    values = {f"v{i}": x for i, x in enumerate(input_values(program))}
+    lines = []
+    for k, (op, args, params) in enumerate(program["stmts"]):
+        name = f"v{len(program['inputs']) + k}"
+        if any(f"v{a}" not in values for a in args):
+            raise Invalid(f"{name} reads an undefined variable")
+        expr = _expr(op, [f"v{a}" for a in args], [list(values[f"v{a}"].shape) for a in args], params)
+        values[name] = _evaluate(expr, env, values)
+        lines.append(f"    {name} = {expr}")
+    return lines, values
+
+
+def render(program: dict) -> str:
+    """The source text of ``def f(v0, v1, ...)`` (raises :class:`Invalid` when a statement does not fit)."""
+    lines, values = trace_shapes(program)
+    ret = program["ret"] if program["ret"] is not None else len(program["inputs"]) + len(program["stmts"]) - 1
+    if f"v{ret}" not in values:
+        raise Invalid("returns an undefined variable")
+    args = ", ".join(f"v{i}" for i in range(len(program["inputs"])))
+    return f"def f({args}):\n" + "\n".join(lines) + f"\n    return v{ret}\n"
+
+
+MODES = (["rev"], ["fwd"], ["rev", "fwd"])
+NESTED = ("jvp_of_grad", "grad_of_grad", "grad_of_jvp")
+
+
+def generate(seed: int, max_statements: int = 7) -> dict:
+    """A random valid program, the same for the same ``seed``."""
+    rng = random.Random(seed)
+    while True:
+        n_inputs = rng.choice([1, 1, 2, 2, 3])
+        mixed = rng.random() < 0.25
+        inputs = [[_random_shape(rng), "float32" if mixed and rng.random() < 0.6 else "float64"]
+                  for _ in range(n_inputs)]
+        program = {"seed": seed, "inputs": inputs, "stmts": [], "ret": None,
+                   "modes": list(rng.choice(MODES)), "nested": None}
+        ops, weights = zip(*MENU)
+        target = rng.randint(1, max_statements)
+        tries = 0
+        while len(program["stmts"]) < target and tries < 60:
+            tries += 1
+            op = rng.choices(ops, weights)[0]
+            n_vars = n_inputs + len(program["stmts"])
+            # Recent variables are likelier operands: programs become chains, not piles.
+            pick = lambda: max(rng.randrange(n_vars), rng.randrange(n_vars))  # noqa: E731
+            args = [n_vars - 1 if rng.random() < 0.7 else pick()] + [pick() for _ in range(ARITY.get(op, 1) - 1)]
+            candidate = dict(program, stmts=program["stmts"] + [[op, args, _params(op, rng)]])
+            try:
+                trace_shapes(candidate)
+            except Invalid:
+                continue
+            program = candidate
+        if not program["stmts"]:
+            continue
+        all_f64 = all(d == "float64" for _, d in inputs) and not any(s[0] == "astype" for s in program["stmts"])
+        if all_f64 and rng.random() < 0.2:
+            program["nested"] = rng.choice(NESTED)
+        try:
+            render(program)
+        except Invalid:
+            continue
+        return program

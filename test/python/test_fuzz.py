@@ -1,0 +1,92 @@
+"""The differential fuzzer: its own behaviour, and a fixed-seed campaign over the compiler.
+
+The campaign (a few hundred random Python programs and about a hundred IR
+modules, in two worker processes) asserts that no program kills its worker,
+gives a wrong number or hits an internal error. Its failure message lists each
+distinct failure with the seeds that hit it; ``python -m tensorad.fuzz
+--programs N --seed S --out DIR`` replays and minimizes them.
+"""
+
+import os
+
+import numpy as np
+import pytest
+
+import tensorad as ta
+import tensorad.numpy as tnp
+from tensorad.fuzz import campaign, checks, ir, programs, runner
+
+CAMPAIGN_PROGRAMS = 300
+CAMPAIGN_IR = 100
+
+
+def test_generator_is_deterministic_by_seed():
+    first = [programs.render(programs.generate(s)) for s in range(20)]
+    again = [programs.render(programs.generate(s)) for s in range(20)]
+    assert first == again
+    assert len(set(first)) > 15
+    assert ir.render_ir(ir.generate_ir(5)) == ir.render_ir(ir.generate_ir(5))
+
+
+def test_one_text_runs_on_numpy_and_tensorad():
+    program = {"seed": 3, "inputs": [[[2, 1], "float64"], [[3], "float64"]],
+               "stmts": [["add", [0, 1], {}], ["sum", [2], {"axis": 0, "keepdims": True}]],
+               "ret": None, "modes": ["rev", "fwd"], "nested": "jvp_of_grad"}
+    assert "v2 = v0 + v1" in programs.render(program)
+    assert checks.run_program(program) == {"status": "ok", "check": None, "message": ""}
+
+
+def test_a_wrong_custom_vjp_is_a_wrong_result():
+    @ta.custom_vjp
+    def planted(x):
+        return tnp.sin(x)
+
+    planted.defvjp(lambda x: (tnp.sin(x), x), lambda x, g: (g * tnp.cos(x) * 2.0,))  # twice the derivative
+    result = checks.check_function(planted, np.sin, np.sin, [np.linspace(-1.0, 1.0, 4)], seed=0,
+                                   modes=("rev",))
+    assert result["status"] == "wrong" and result["check"] == "rev"
+
+
+def test_a_clean_refusal_and_an_internal_error_are_told_apart():
+    refusal = checks.check_function(lambda x: x[10, 10], lambda x: x, lambda x: x, [np.ones(3)], seed=0)
+    assert refusal["status"] == "refusal", refusal
+    assert checks.classify_exception(KeyError("dims"))["status"] == "internal"
+
+
+def test_an_abort_is_a_death_and_is_shrunk(tmp_path):
+    program = {"seed": 11, "inputs": [[[3, 4], "float64"], [[4], "float64"]],
+               "stmts": [["tanh", [0], {}], ["add", [2, 1], {}], ["sin", [3], {}], ["cos", [4], {}]],
+               "ret": None, "modes": ["rev"], "nested": None}
+    task = {"kind": "py", "program": program, "abort_on_op": "sin"}
+    with runner.WorkerPool(2) as pool:
+        results = pool.run_all([task, {"kind": "py", "program": dict(program, stmts=program["stmts"][:2])}])
+        assert results[0]["status"] == "death" and "Abort" in results[0]["message"]
+        assert results[1]["status"] == "ok"  # the pool replaced the dead worker
+        small, result, _ = runner.shrink(pool, task, results[0])
+    assert result["status"] == "death"
+    assert [s[0] for s in small["program"]["stmts"]] == ["sin"]
+    assert all(d <= 1 for shape, _ in small["program"]["inputs"] for d in shape)
+    path = runner.write_reproducer(str(tmp_path), small, result)
+    assert path.endswith(os.path.join("deaths", "11.py")) and "xp.sin(v" in open(path).read()
+
+
+def test_a_malformed_module_needs_a_located_diagnostic():
+    ok = ir.check_cli_output(_completed(1, "<stdin>:3:7: error: expected SSA operand"), malformed=True)
+    dressed = ir.check_cli_output(_completed(1, "<stdin>:0:0: error: tad-remat failed: ValueError: x"),
+                                  malformed=True)
+    assert ok is None and dressed["status"] == "internal"
+    assert ir.check_cli_output(_completed(-6, ""), malformed=True)["status"] == "death"
+
+
+def _completed(returncode, stderr):
+    import subprocess
+    return subprocess.CompletedProcess([], returncode, "", stderr)
+
+
+def test_fixed_seed_campaign_finds_no_death_wrong_result_or_internal_error():
+    summary = campaign.run_campaign(CAMPAIGN_PROGRAMS, seed=20261124, ir=CAMPAIGN_IR, jobs=2, out_dir=None)
+    failures = [f for f in summary["findings"] if f["status"] in runner.FAILURES]
+    report = "\n".join(f"{f['kind']} {f['status']} x{f['count']} seeds {f['seeds']}: {f['signature'][:300]}"
+                       for f in failures)
+    assert not failures, (f"{summary['counts']} {summary['ir_counts']}\n{report}\nminimize with: python -m "
+                          f"tensorad.fuzz --programs {CAMPAIGN_PROGRAMS} --ir {CAMPAIGN_IR} --seed 20261124")
