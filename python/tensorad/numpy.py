@@ -194,6 +194,15 @@ def power(x, y) -> Tracer:
     return _emit("math.powf" if _dt.is_float(a.dtype) else "math.ipowi", [a, b], a.dtype)
 
 
+def _division_operands(x, y, name: str) -> list:
+    """``_operands`` of a division; bool operands are refused (numpy divides them in int8)."""
+    a, b = _operands(x, y)
+    if _dt.is_bool(a.dtype):
+        raise TypeError(f"{name} of bool arrays is not supported (numpy computes it in int8, which tensorad "
+                        "does not compile); convert them with astype first")
+    return [a, b]
+
+
 def _guarded_divisor(b: Tracer) -> Tracer:
     """``b`` with 0 and -1 replaced by 1.
 
@@ -216,7 +225,7 @@ def floor_divide(x, y) -> Tracer:
     >>> ta.jit(floor_divide)(np.array([7, -7, 7]), np.array([2, 2, 0]))
     array([ 3, -4,  0])
     """
-    a, b = _operands(x, y)
+    a, b = _division_operands(x, y, "floor_divide")
     if _dt.is_float(a.dtype):
         return floor(_emit("arith.divf", [a, b], a.dtype))
     quotient = _emit("arith.floordivsi", [a, _guarded_divisor(b)], a.dtype)
@@ -233,7 +242,7 @@ def remainder(x, y) -> Tracer:
     >>> ta.jit(remainder)(np.array([7, -7, 7]), np.array([2, 2, 0]))
     array([1, 1, 0])
     """
-    a, b = _operands(x, y)
+    a, b = _division_operands(x, y, "remainder")
     if _dt.is_float(a.dtype):
         return subtract(a, multiply(floor_divide(a, b), b))
     # The guarded divisor 1 leaves 0, numpy's answer for y == 0 and y == -1.
@@ -255,7 +264,7 @@ def fmod(x, y) -> Tracer:
     >>> ta.jit(fmod)(np.array([7, -7, 7]), np.array([2, 2, 0]))
     array([ 1, -1,  0])
     """
-    a, b = _operands(x, y)
+    a, b = _division_operands(x, y, "fmod")
     if _dt.is_float(a.dtype):
         return _emit("arith.remf", [a, b], a.dtype)
     return _emit("arith.remsi", [a, _guarded_divisor(b)], a.dtype)

@@ -622,6 +622,8 @@ class Executable:
                 DEVICE_MEMORY.free(desc.allocated)
         self._idle.append(args)
         if record.failure is not None:
+            if not isinstance(record.failure, MemoryError):  # a KeyboardInterrupt that landed in the hook
+                raise record.failure
             raise MemoryError(f"compiled code could not allocate a buffer ({record.failure!r}); "
                               "the call's results are discarded") from record.failure
         return results

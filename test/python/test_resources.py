@@ -172,3 +172,9 @@ def test_negative_static_argnums_count_from_the_end():
     np.testing.assert_array_equal(f(np.ones(2), 3.0, np.ones(2)), [4.0, 4.0])
     with pytest.raises(ValueError, match="static_argnums=\\(-2,\\), but was called with 1 positional"):
         f(np.ones(2))
+
+
+@pytest.mark.parametrize("name", ["floor_divide", "remainder", "fmod"])
+def test_division_of_bools_is_a_clear_error(name):
+    with pytest.raises(TypeError, match=f"{name} of bool arrays is not supported"):
+        ta.jit(getattr(tnp, name))(np.array([True, False]), np.array([True, True]))
