@@ -16,7 +16,8 @@ array(3.)
 import importlib
 
 _PUBLIC = {
-    "errors": ("CompileError", "ConcretizationError", "DeviceError", "ExportError", "TensoradError", "TracingError"),
+    "errors": ("CompileError", "ConcretizationError", "DeviceError", "ExportError", "TensoradError", "TracingError",
+               "UnexpectedTracerError"),
     "compiler": ("Jitted", "Lowered", "clear_caches", "compile_mlir", "jit"),
     "runtime": ("CallStats", "last_call_stats", "live_bytes"),
     "autodiff": ("custom_vjp", "grad", "hessian", "jacfwd", "jacrev", "jvp", "stop_gradient",

@@ -33,7 +33,7 @@ from tensorad.passes.options import OptionError
 from . import dtypes, tree
 from .errors import CompileError, TracingError
 from .runtime import Executable
-from .tracing import Tracer, TraceState, trace_function
+from .tracing import Tracer, TraceState, current_module, trace_function
 
 # Each stage's IR is what the pipelines up to and including it produce.
 STAGES: tuple = (
@@ -380,7 +380,9 @@ class Jitted:
                     pass
                 return compiled(args)
         static, leaves, in_tree = self._split(args, kwargs)
-        if any(isinstance(x, Tracer) for x in leaves):  # inside another trace: inline
+        if current_module() is not None or any(isinstance(x, Tracer) for x in leaves):
+            # Inside another trace, inline: the function may close over that
+            # trace's values even when its arguments are concrete.
             return self.fun(*args, **kwargs)
         arrays = [_as_input_array(x) for x in leaves]
         signature = tuple((a.shape, a.dtype) for a in arrays)

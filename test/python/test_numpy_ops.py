@@ -709,3 +709,22 @@ def test_errors(fn, error, match):
 def test_unsupported_input_dtype(dtype):
     with pytest.raises(TypeError, match=f"{np.dtype(dtype).name} is not supported"):
         ta.jit(lambda x: x + 1)(np.ones(3, dtype))
+
+
+def test_reductions_of_a_0d_array_over_axis_0_are_the_array_as_in_numpy():
+    # Found by the fuzzer: log_softmax(x, axis=0) on a 0-d array raised IndexError.
+    x = np.array(0.3)
+    for name in ("sum", "max", "min"):
+        np.testing.assert_allclose(ta.jit(lambda v: getattr(tnp, name)(v, axis=0, keepdims=True))(x),
+                                   getattr(np, name)(x, axis=0, keepdims=True))
+    np.testing.assert_allclose(ta.jit(lambda v: ta.nn.log_softmax(v, axis=0))(x), 0.0)
+    np.testing.assert_allclose(ta.grad(lambda v: ta.nn.log_softmax(v, axis=0))(x), 0.0)
+
+
+def test_empty_slices_that_start_past_the_end():
+    # Found by the fuzzer: x[1:4, :] of a (1, 0) array failed verification (offset 1 on a dim of size 1).
+    x = np.ones((3, 2))
+    f = lambda v: tnp.sum(v[5:9]) + tnp.sum(v[3:1, :] * 2.0) + tnp.sum(v)
+    np.testing.assert_allclose(ta.jit(f)(x), 6.0)
+    np.testing.assert_allclose(ta.grad(f)(x), np.ones((3, 2)))
+    assert ta.jit(lambda v: v[5:9] * 2.0)(x).shape == (0, 2)

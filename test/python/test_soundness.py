@@ -126,9 +126,6 @@ except UnexpectedTracerError as err:
     assert out.startswith("<string>:10: a traced array float64[2] of the function traced at <string>:8")
 
 
-@pytest.mark.xfail(strict=True, reason="needs Jitted.__call__ to inline any call made while this "
-                   "thread traces (compiler.py); until then the inner grad compiles on its own and "
-                   "refuses the outer tracer with UnexpectedTracerError")
 def test_a_closure_over_an_outer_tracer_inside_an_inner_transform():
     # d/dx [x * d/dy (x * y)] = d/dx x**2 = 2x, as JAX: the closed-over x is differentiated too.
     out = _run(_PRELUDE + """
