@@ -170,6 +170,15 @@ def check_function(f_ta, f_np, f64_np, xs: list, seed: int, modes=("rev", "fwd")
             _, fwd = ta.jvp(f_ta, tuple(xs), tuple(v.astype(x.dtype) for x, v in zip(xs, vs)))
             if not close(fwd, fd, grad_tol):
                 return _wrong(check, f"jvp gives {np.ravel(fwd)[:6]}, finite differences {np.ravel(fd)[:6]}")
+        for jacobian in ("jacrev", "jacfwd"):
+            if jacobian in modes:
+                check = jacobian
+                stage(check)
+                jac = np.asarray(getattr(ta, jacobian)(f_ta)(xs[0]))
+                jv = np.tensordot(jac, vs[0], axes=vs[0].ndim) if jac.size else np.zeros(expected.shape)
+                if not close(jv, fd, grad_tol):
+                    return _wrong(check, f"{jacobian} times v gives {np.ravel(jv)[:6]}, finite differences "
+                                         f"{np.ravel(fd)[:6]}")
         if rev is not None and fwd is not None:
             check = "dot-product"
             got, scale = inner(rev, vs)
@@ -196,13 +205,23 @@ def _nested(kind: str, f_ta, xs, vs, u, rng) -> str | None:
     loss = lambda *a: tnp.sum(f_ta(*a) * u)  # noqa: E731
     grads = ta.grad(loss, argnums)
     tol = 1e-4
-    if kind == "jvp_of_grad":
-        _, hv = ta.jvp(grads, tuple(xs), tuple(vs))
+    if kind in ("jvp_of_grad", "hessian"):
+        if kind == "hessian":  # one argument: H v from the full Hessian
+            hessian = np.asarray(ta.hessian(loss)(xs[0]))
+            hv = [np.tensordot(hessian, vs[0], axes=vs[0].ndim) if hessian.size else np.zeros(xs[0].shape)]
+        else:
+            _, hv = ta.jvp(grads, tuple(xs), tuple(vs))
         fd = directional_fd(grads, xs, vs)
         if not all(close(a, b, tol) for a, b in zip(hv, fd)):
             return f"jvp(grad) gives {[np.ravel(a)[:4] for a in hv]}, differences of grad {[np.ravel(b)[:4] for b in fd]}"
         return None
     ws = [rng.standard_normal(x.shape) for x in xs]
+    if kind == "jit_of_grad":  # jit around grad: <grad, v> against differences of the loss
+        got, scale = inner(ta.jit(grads)(*xs), vs)
+        want = float(directional_fd(ta.jit(loss), xs, vs))
+        if not _same_scalar(got, want, scale + abs(want), tol):
+            return f"<jit(grad), v> = {got!r}, finite differences {want!r}"
+        return None
     if kind == "grad_of_grad":
         scalar = lambda *a: sum(tnp.sum(g * w) for g, w in zip(grads(*a), ws))  # noqa: E731
     else:  # grad_of_jvp: reverse mode over forward mode

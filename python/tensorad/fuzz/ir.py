@@ -27,7 +27,7 @@ import warnings
 
 import numpy as np
 
-from .checks import close, directional_fd, inner
+from .checks import REFUSAL_TEXT, close, directional_fd, inner
 
 CLI_PIPELINE = ("builtin.module(tad-verify,tad-differentiate,tad-inline,symbol-dce,tad-simplify,"
                 "tad-lower-to-linalg,tad-lower-to-llvm)")
@@ -128,13 +128,25 @@ def _op(op: str, names: list, values: list, p: dict, fresh) -> tuple:
                 f"  {r} = arith.mulf {s}, {q} : {ta}",
                 f"  {y} = arith.addf {m}, {r} : {ta}",
                 f"  scf.yield {y} : {ta}", "}"], value
+    if op == "scf.if":  # sin(a) if sum(a) > 0 else cos(a)
+        total, scalar, zero, pred, x, y = (fresh() for _ in range(6))
+        dims = _arr(range(a.ndim))
+        return [f'{total} = "tad.reduce_sum"({names[0]}) {{dimensions = {dims}}} : ({ta}) -> tensor<f64>',
+                f"{scalar} = tensor.extract {total}[] : tensor<f64>",
+                f"{zero} = arith.constant 0.0 : f64",
+                f"{pred} = arith.cmpf ogt, {scalar}, {zero} : f64",
+                f"%out = scf.if {pred} -> ({ta}) {{",
+                f"  {x} = math.sin {names[0]} : {ta}", f"  scf.yield {x} : {ta}",
+                "} else {",
+                f"  {y} = math.cos {names[0]} : {ta}", f"  scf.yield {y} : {ta}",
+                "}"], np.sin(a) if np.sum(a) > 0 else np.cos(a)
     raise ValueError(f"unknown op {op!r}")
 
 
 MENU = [(k, 3) for k in UNARY] + [(k, 3) for k in BINARY] + [
     ("select", 1), ("scale", 2), ("tad.reduce_sum", 3), ("tad.reduce_max", 1), ("tad.transpose", 2),
     ("tad.broadcast_in_dim", 2), ("tad.reshape", 1), ("tad.dot_general", 2), ("tensor.extract_slice", 2),
-    ("scf.for", 2)]
+    ("scf.for", 2), ("scf.if", 1)]
 ARITY = {**{k: 2 for k in BINARY}, "select": 2, "tad.dot_general": 2}
 
 
@@ -263,16 +275,30 @@ def generate_ir(seed: int, max_ops: int = 6) -> dict:
     return module
 
 
+def _without(module: dict, var: int, replacement: int | None) -> dict | None:
+    """``module`` without variable ``var`` (an input or an op's result), its readers reading ``replacement``."""
+    n_in = len(module["inputs"])
+    fix = lambda a: (replacement if a == var else a) - ((replacement if a == var else a) > var)  # noqa: E731
+    if replacement is None and any(var in args for _, args, _ in module["ops"]):
+        return None
+    ops = [[op, [fix(a) for a in args], p] for k, (op, args, p) in enumerate(module["ops"]) if n_in + k != var]
+    inputs = [s for i, s in enumerate(module["inputs"]) if i != var]
+    return dict(module, inputs=inputs, ops=ops) if inputs and ops else None
+
+
 def shrink_candidates(module: dict) -> list:
-    """Smaller modules: fewer ops from the end, shapes toward 1."""
+    """Smaller modules: fewer ops (from the end, or one bypassed), fewer inputs, shapes toward 1."""
+    n_in = len(module["inputs"])
     out = [dict(module, ops=module["ops"][:k]) for k in range(1, len(module["ops"]))]
+    out += [_without(module, n_in + k, args[0]) for k, (_, args, _) in enumerate(module["ops"][:-1])]
+    out += [_without(module, i, None) for i in range(n_in)]
     for i, shape in enumerate(module["inputs"]):
         for d, size in enumerate(shape):
             if size > 1:
                 inputs = [list(s) for s in module["inputs"]]
                 inputs[i][d] = 1
                 out.append(dict(module, inputs=inputs))
-    return out
+    return [m for m in out if m is not None]
 
 
 def _cli(text: str) -> subprocess.CompletedProcess:
@@ -298,7 +324,8 @@ def check_cli_output(proc: subprocess.CompletedProcess, malformed: bool) -> dict
     if re.search(r":0:0: error|loc\(unknown\)|^error:", first) or PYTHON_ERROR_TEXT.search(first):
         return {"status": "internal", "check": "cli", "message": first[:400]}
     if not malformed:
-        return {"status": "internal", "check": "cli", "message": "a valid module was rejected: " + first[:400]}
+        status = "refusal" if REFUSAL_TEXT.search(first) else "internal"
+        return {"status": status, "check": "cli", "message": "a valid module was rejected: " + first[:400]}
     return None
 
 

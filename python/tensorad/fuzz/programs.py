@@ -307,8 +307,9 @@ def render(program: dict) -> str:
     return f"def f({args}):\n" + "\n".join(lines) + f"\n    return v{ret}\n"
 
 
-MODES = (["rev"], ["fwd"], ["rev", "fwd"])
-NESTED = ("jvp_of_grad", "grad_of_grad", "grad_of_jvp")
+MODES = (["rev"], ["fwd"], ["rev", "fwd"], ["rev", "fwd"], ["jacrev"], ["jacfwd"])
+NESTED = ("jvp_of_grad", "grad_of_grad", "grad_of_jvp", "jit_of_grad", "hessian")
+ONE_INPUT_ONLY = ("jacrev", "jacfwd", "hessian")
 
 
 def generate(seed: int, max_statements: int = 7) -> dict:
@@ -342,6 +343,9 @@ def generate(seed: int, max_statements: int = 7) -> dict:
         all_f64 = all(d == "float64" for _, d in inputs) and not any(s[0] == "astype" for s in program["stmts"])
         if all_f64 and rng.random() < 0.2:
             program["nested"] = rng.choice(NESTED)
+        if n_inputs > 1:  # the Jacobian and Hessian checks differentiate one argument
+            program["modes"] = [m for m in program["modes"] if m not in ONE_INPUT_ONLY] or ["rev"]
+            program["nested"] = None if program["nested"] in ONE_INPUT_ONLY else program["nested"]
         try:
             render(program)
         except Invalid:

@@ -267,7 +267,7 @@ def _check_candidates(program: dict, check: str | None) -> list:
     out = []
     if check in ("forward", None):
         out.append(dict(program, modes=[], nested=None))
-    elif check in ("rev", "fwd"):
+    elif check in ("rev", "fwd", "jacrev", "jacfwd"):
         out.append(dict(program, modes=[check], nested=None))
     elif check == "dot-product":
         out.append(dict(program, nested=None))
