@@ -455,15 +455,29 @@ def _pool_output(data: TensorSpec, attrs) -> TensorSpec:
     return TensorSpec((n, c, oh, ow), data.element_type)
 
 
-@shape_rule("tad.max_pool2d", "tad.avg_pool2d")
+def _floats(spec: TensorSpec, what: str) -> None:
+    """Averages, gradients and log-probabilities are floating point (the lowering divides and negates)."""
+    _need(isinstance(spec.element_type, ir.FloatType), f"{what} must have a floating-point element type, "
+                                                        f"got {spec.element_type}")
+
+
+@shape_rule("tad.max_pool2d")
 def _pool(operands, attrs, results):
     (data,) = operands
+    return [_pool_output(data, attrs)]
+
+
+@shape_rule("tad.avg_pool2d")
+def _avg_pool(operands, attrs, results):
+    (data,) = operands
+    _floats(data, "data")
     return [_pool_output(data, attrs)]
 
 
 @shape_rule("tad.max_pool2d_backward", "tad.avg_pool2d_backward")
 def _pool_backward(operands, attrs, results):
     output_grad, data = operands
+    _floats(output_grad, "output_grad")
     return _gradient_of("pooling", _pool_output(data, attrs), output_grad, data)
 
 
@@ -502,6 +516,7 @@ def _nll_output(predictions: TensorSpec, targets: TensorSpec, weights: TensorSpe
           f"targets {list(targets.shape)} do not match predictions {list(predictions.shape)}")
     _need(weights.shape == predictions.shape[-1:], f"weights need shape [{predictions.shape[-1]}]")
     _same_element_type(predictions, weights)
+    _floats(predictions, "predictions")
     shape = targets.shape if reduction.value == "none" else ()
     return TensorSpec(shape, predictions.element_type)
 

@@ -46,8 +46,6 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import affine, arith, scf, tensor
 
-from tensorad.dtypes import from_mlir
-
 from ...dialects.shapes import python_attrs
 from . import linalg_ops as linalg
 from .to_linalg import (_affine_map, _empty, _generic, _greater, _lowest,
@@ -234,7 +232,9 @@ def _counts_constant(op: ir.Operation, w: PoolWindow, data: ir.Value, out: ir.Va
     element = data.type.element_type
     counts = _window_counts(python_attrs(op), w, data.type.shape[2:], out.type.shape[2:])
     t = ir.RankedTensorType.get(list(counts.shape), element)
-    return arith.constant(t, ir.DenseElementsAttr.get(counts.astype(from_mlir(element)), type=t))
+    # Parsed, not built from a numpy buffer: numpy has no bfloat16 (the counts
+    # are small whole numbers, exact in every float type).
+    return arith.constant(t, ir.Attribute.parse(f"dense<{counts.astype(float).tolist()}> : {t}"))
 
 
 @lowering("tad.max_pool2d")

@@ -393,3 +393,21 @@ func.func @huge(%x: tensor<4611686018427387904x4xf64>) -> tensor<461168601842738
   %0 = math.exp %x : tensor<4611686018427387904x4xf64>
   return %0 : tensor<4611686018427387904x4xf64>
 }
+
+// -----
+
+// Averages and log-probabilities are floating point.
+
+func.func @avg_pool_of_integers(%x: tensor<1x1x5x5xi32>) {
+  // expected-error @+1 {{'tad.avg_pool2d' op data must have a floating-point element type, got i32}}
+  %0 = "tad.avg_pool2d"(%x) {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = 1, count_include_pad = 1} : (tensor<1x1x5x5xi32>) -> tensor<1x1x3x3xi32>
+  return
+}
+
+// -----
+
+func.func @nll_loss_of_integers(%p: tensor<4x3xi32>, %t: tensor<4xi64>, %w: tensor<3xi32>) {
+  // expected-error @+1 {{'tad.nll_loss' op predictions must have a floating-point element type, got i32}}
+  %0 = "tad.nll_loss"(%p, %t, %w) {reduction = "sum", ignore_index = -100} : (tensor<4x3xi32>, tensor<4xi64>, tensor<3xi32>) -> tensor<i32>
+  return
+}
