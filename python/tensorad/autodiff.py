@@ -429,7 +429,11 @@ class custom_vjp:
             inputs = tree.unflatten(traced.in_tree, inputs_and_cts[:len(traced.inputs)])
             cotangent = tree.unflatten(traced.out_tree, inputs_and_cts[len(traced.inputs):])
             _, residuals = self.fwd(*inputs)
-            grads = tree.flatten(tuple(self.bwd(residuals, cotangent)))[0]
+            grads = self._cotangent_leaves(self.bwd(residuals, cotangent), inputs)
+            for i, (g, x) in enumerate(zip(grads, traced.inputs)):
+                if g is not None and tuple(np.shape(g)) != tuple(x.shape):
+                    raise TracingError(f"{self.__name__}: bwd's cotangent {i} has shape {tuple(np.shape(g))}, "
+                                       f"but its input has shape {tuple(x.shape)}")
             return [tnp.zeros(x.shape, x.dtype) if g is None else tnp.astype(tnp.asarray(g), x.dtype)
                     for g, x in zip(grads, traced.inputs)]
 
@@ -441,6 +445,22 @@ class custom_vjp:
             if op.operation.name == "func.func" and op.attributes["sym_name"].value == traced.name:
                 op.attributes["tad.custom_vjp"] = ir.FlatSymbolRefAttr.get(bwd_name)
         return tree.unflatten(traced.out_tree, traced.call())
+
+    def _cotangent_leaves(self, cotangents, args: tuple) -> list:
+        """The leaves of bwd's result, one per leaf of the arguments (None: a zero cotangent)."""
+        cotangents = tuple(cotangents) if isinstance(cotangents, (tuple, list)) else (cotangents,)
+        if len(cotangents) != len(args):
+            raise TracingError(f"{self.__name__}: bwd must return a tuple with one cotangent per argument "
+                               f"({len(args)}), got {len(cotangents)}")
+        leaves = []
+        for i, (ct, arg) in enumerate(zip(cotangents, args)):
+            n_leaves = len(tree.flatten(arg)[0])
+            ct_leaves = [None] * n_leaves if ct is None else tree.flatten(ct)[0]
+            if len(ct_leaves) != n_leaves:
+                raise TracingError(f"{self.__name__}: bwd's cotangent for argument {i} has {len(ct_leaves)} "
+                                   f"arrays, but the argument has {n_leaves}")
+            leaves += ct_leaves
+        return leaves
 
     def __call__(self, *args):
         return self._jitted(*args)

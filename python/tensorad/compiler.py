@@ -208,8 +208,17 @@ class Compiled:
         return results[0] if self._one_array else tree.unflatten(self.out_tree, results)
 
 
-def _tensor_avals(types) -> list:
-    return [(tuple(t.shape), dtypes.from_mlir(t.element_type)) for t in types]
+def _tensor_avals(types, entry: str) -> list:
+    """(shape, dtype) of each type of ``entry``'s signature; a CompileError for what cannot cross to numpy."""
+    avals = []
+    for t in types:
+        if not (isinstance(t, ir.RankedTensorType) and t.has_static_shape):
+            raise CompileError(f"@{entry} takes or returns {t}: compile_mlir passes statically shaped tensors")
+        try:
+            avals.append((tuple(t.shape), dtypes.from_mlir(t.element_type)))
+        except TypeError as err:
+            raise CompileError(f"@{entry}: {err}") from None
+    return avals
 
 
 def compile_mlir(source: str, entry: str = "main") -> Callable:
@@ -240,6 +249,7 @@ def compile_mlir(source: str, entry: str = "main") -> Callable:
     if not funcs:
         raise CompileError(f"the module has no func.func @{entry}")
     ftype = funcs[0].attributes["function_type"].value
+    in_avals, out_avals = _tensor_avals(ftype.inputs, entry), _tensor_avals(ftype.results, entry)
     with module.context, funcs[0].location:
         # A public first function calling the entry point: the entry may be a
         # declaration that tad-differentiate defines as a private function.
@@ -248,13 +258,12 @@ def compile_mlir(source: str, entry: str = "main") -> Callable:
             block = caller.add_entry_block()
         with ir.InsertionPoint(block):
             func.ReturnOp(func.CallOp(list(ftype.results), entry, list(block.arguments)).results)
-    in_avals, out_avals = _tensor_avals(ftype.inputs), _tensor_avals(ftype.results)
     with COMPILE_LOCK:
         module = run_stages(module, "llvm")
         executable = Executable(module, f"{entry}__entry", in_avals, out_avals)
 
     def run(*arrays):
-        results = executable([_as_input_array(a) for a in arrays])
+        results = executable(_matching_inputs(entry, arrays, in_avals))
         return results[0] if len(results) == 1 else tuple(results)
 
     return run
@@ -263,6 +272,27 @@ def compile_mlir(source: str, entry: str = "main") -> Callable:
 # The default of jit(cache_limit=...): most signatures of one function kept compiled.
 CACHE_LIMIT_VARIABLE = "TENSORAD_JIT_CACHE_LIMIT"
 DEFAULT_CACHE_LIMIT = 64
+
+
+def _matching_inputs(entry: str, arrays: Sequence, avals: Sequence) -> list:
+    """The arguments of a ``compile_mlir`` function as arrays of its signature's shapes and dtypes.
+
+    Compiled code trusts the shapes it was compiled for: anything else would
+    be read out of bounds, so a mismatch is refused here.
+    """
+    if len(arrays) != len(avals):
+        raise TypeError(f"@{entry} takes {len(avals)} arguments, got {len(arrays)}")
+    inputs = []
+    for i, (leaf, (shape, dtype)) in enumerate(zip(arrays, avals)):
+        arr = np.asarray(leaf)
+        if arr.shape != tuple(shape):
+            raise ValueError(f"argument {i} of @{entry} must have shape {tuple(shape)}, got {arr.shape}")
+        if arr.dtype != dtype:
+            if not np.can_cast(arr.dtype, dtype, "same_kind"):
+                raise TypeError(f"argument {i} of @{entry} must be {dtype}, got {arr.dtype}")
+            arr = arr.astype(dtype)
+        inputs.append(_as_input_array(arr))
+    return inputs
 
 
 def _as_input_array(leaf) -> np.ndarray:

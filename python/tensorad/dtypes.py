@@ -58,7 +58,11 @@ def from_mlir(element_type: ir.Type) -> np.dtype:
     ...     from_mlir(ir.F64Type.get())
     dtype('float64')
     """
-    return _FROM_MLIR[str(element_type)]
+    try:
+        return _FROM_MLIR[str(element_type)]
+    except KeyError:
+        raise TypeError(f"element type {element_type} has no numpy dtype tensorad supports "
+                        f"(supported: {', '.join(sorted(_FROM_MLIR))})") from None
 
 
 def result_type(*operands) -> np.dtype:

@@ -457,7 +457,7 @@ def invert(x) -> Tracer:
 # ----------------------------------------------------------------------------
 
 def _normalize_axis(axis: int, ndim: int) -> int:
-    if not -ndim <= axis < builtins.max(ndim, 1):
+    if not -builtins.max(ndim, 1) <= axis < builtins.max(ndim, 1):  # numpy takes 0 and -1 on a 0-d array
         raise TracingError(f"axis {axis} is out of bounds for an array of dimension {ndim}")
     return axis % builtins.max(ndim, 1)
 

@@ -1,0 +1,63 @@
+"""Misuses of the Python API are clean exceptions, never a crash or a silently wrong answer."""
+
+import numpy as np
+import pytest
+
+import tensorad as ta
+import tensorad.numpy as tnp
+
+DOUBLE = """
+func.func @main(%x: tensor<2xf64>) -> tensor<2xf64> {
+  %0 = arith.addf %x, %x : tensor<2xf64>
+  return %0 : tensor<2xf64>
+}
+"""
+
+
+def test_compile_mlir_checks_arguments_against_the_signature():
+    double = ta.compile_mlir(DOUBLE)
+    np.testing.assert_array_equal(double(np.ones(2)), [2.0, 2.0])
+    np.testing.assert_array_equal(double([1, 2]), [2.0, 4.0])  # converted as numpy would
+    # Compiled code trusts its shapes: a wrong shape would be read out of bounds.
+    with pytest.raises(ValueError, match=r"argument 0 of @main must have shape \(2,\), got \(3,\)"):
+        double(np.ones(3))
+    with pytest.raises(TypeError, match="takes 1 arguments, got 2"):
+        double(np.ones(2), np.ones(2))
+    with pytest.raises(TypeError, match="must be float64, got complex128"):
+        double(np.ones(2, complex))
+
+
+@pytest.mark.parametrize("element", ["bf16", "f80", "complex<f32>"])
+def test_compile_mlir_refuses_element_types_numpy_cannot_receive(element):
+    source = f"func.func @main(%x: tensor<2x{element}>) -> tensor<2x{element}> {{ return %x : tensor<2x{element}> }}"
+    with pytest.raises(ta.CompileError, match=f"element type {element}"):
+        ta.compile_mlir(source)
+
+
+def test_compile_mlir_refuses_non_tensor_signatures():
+    with pytest.raises(ta.CompileError, match="takes or returns f64"):
+        ta.compile_mlir("func.func @main(%x: f64) -> f64 { return %x : f64 }")
+
+
+def test_reductions_take_axis_minus_one_on_a_0d_array_as_numpy():
+    x = np.array(2.0)
+    np.testing.assert_array_equal(ta.jit(lambda v: tnp.sum(v, axis=-1, keepdims=True))(x),
+                                  np.sum(x, axis=-1, keepdims=True))
+
+
+def test_custom_vjp_bwd_must_match_the_arguments():
+    scaled = ta.custom_vjp(lambda x, y: tnp.sin(x) * y)
+    scaled.defvjp(lambda x, y: (tnp.sin(x) * y, (x, y)), lambda r, g: (tnp.cos(r[0]) * r[1] * g, None))
+    gx, gy = ta.grad(lambda x, y: scaled(x, y).sum(), argnums=(0, 1))(np.ones(2), np.ones(2))
+    np.testing.assert_allclose(gx, np.cos(1.0))
+    np.testing.assert_array_equal(gy, 0.0)  # None: a zero cotangent
+
+    too_many = ta.custom_vjp(lambda x: tnp.sin(x))
+    too_many.defvjp(lambda x: (tnp.sin(x), x), lambda r, g: (g, g))
+    with pytest.raises(ta.TracingError, match="one cotangent per argument"):
+        ta.grad(lambda x: too_many(x).sum())(np.ones(2))
+
+    wrong_shape = ta.custom_vjp(lambda x: tnp.sin(x))
+    wrong_shape.defvjp(lambda x: (tnp.sin(x), x), lambda r, g: (g.sum(),))
+    with pytest.raises(ta.TracingError, match=r"cotangent 0 has shape \(\), but its input has shape \(2,\)"):
+        ta.grad(lambda x: wrong_shape(x).sum())(np.ones(2))
