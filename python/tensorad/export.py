@@ -136,7 +136,7 @@ def prepare_entry(module: ir.Module, entry: str = "main") -> tuple:
             ranked = isinstance(t, ir.RankedTensorType)
             try:
                 dtype = dtypes.from_mlir(t.element_type) if ranked else None
-            except KeyError:
+            except TypeError:  # an element type numpy cannot hold
                 dtype = None
             if dtype is None or dtype.name not in _C_TYPES or not t.has_static_shape:
                 raise ExportError(f"@{entry} {kind} {i} has type {t}; export takes statically shaped "
