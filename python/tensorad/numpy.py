@@ -106,6 +106,10 @@ def astype(x, dtype) -> Tracer:
 
 
 def _broadcast_shapes(*shapes) -> tuple:
+    if builtins.all(tuple(s) == tuple(shapes[0]) for s in shapes):
+        # Equal shapes need no broadcasting, dynamic dims (a loop tape's rows,
+        # seen by derivative rules) included.
+        return tuple(shapes[0])
     try:
         return tuple(np.broadcast_shapes(*shapes))
     except ValueError:
@@ -535,6 +539,9 @@ def squeeze(x, axis=None) -> Tracer:
     x = asarray(x)
     if axis is None:
         axes = tuple(d for d, n in enumerate(x.shape) if n == 1)
+    elif x.ndim == 0:  # numpy squeezes a 0-d array over axis 0 or -1 to itself
+        _normalize_axes(axis, 0)
+        return x
     else:
         axes = _normalize_axes(axis, x.ndim)
         for a in axes:

@@ -719,6 +719,8 @@ def test_reductions_of_a_0d_array_over_axis_0_are_the_array_as_in_numpy():
                                    getattr(np, name)(x, axis=0, keepdims=True))
     np.testing.assert_allclose(ta.jit(lambda v: ta.nn.log_softmax(v, axis=0))(x), 0.0)
     np.testing.assert_allclose(ta.grad(lambda v: ta.nn.log_softmax(v, axis=0))(x), 0.0)
+    np.testing.assert_allclose(ta.jit(lambda v: ta.nn.logsumexp(v, axis=0))(x), 0.3)
+    np.testing.assert_array_equal(ta.jit(lambda v: tnp.squeeze(v, axis=-1))(x), np.squeeze(x, axis=-1))
 
 
 def test_empty_slices_that_start_past_the_end():
