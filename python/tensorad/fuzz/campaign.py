@@ -30,7 +30,7 @@ def make_tasks(programs: int, seed: int, ir: int) -> list:
 
 
 def run_campaign(programs: int, seed: int, ir: int = 0, jobs: int = 1, out_dir: str | None = "build/fuzz",
-                 shrink_runs: int = 120, log=lambda line: None) -> dict:
+                 shrink_runs: int = 60, log=lambda line: None) -> dict:
     """Run a campaign; return ``{"counts", "ir_counts", "findings", "seconds"}``.
 
     ``findings`` has one entry per distinct failure signature (refusals
@@ -99,7 +99,7 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2), help="worker processes")
     parser.add_argument("--ir", type=int, default=0, help="random IR modules to run")
     parser.add_argument("--out", default="build/fuzz", help="folder of the reproducers and summary.json")
-    parser.add_argument("--shrink-runs", type=int, default=120, help="runs allowed to shrink one failure")
+    parser.add_argument("--shrink-runs", type=int, default=60, help="runs allowed to shrink one failure")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every non-ok result")
     args = parser.parse_args(argv)
     summary = run_campaign(args.programs, args.seed, args.ir, args.jobs, args.out, args.shrink_runs,

@@ -31,7 +31,7 @@ INTERNAL_TEXT = re.compile(
     r"not subscriptable|NoneType|unexpected keyword|positional argument|Attempted to vectorize|"
     r"failed to legalize|does not dominate|out-of-bounds|failed:|verif", re.IGNORECASE)
 # CompileError text that refuses a program the compiler does not support (not a bug in itself).
-REFUSAL_TEXT = re.compile(r"not supported|unsupported|no (reverse|forward)[- ]mode rule|no derivative|"
+REFUSAL_TEXT = re.compile(r"not supported|unsupported|no (reverse|forward)[- ]mode (\(\w+\) )?rule|no derivative|"
                           r"cannot differentiate|not differentiable|has no lowering", re.IGNORECASE)
 
 
