@@ -83,6 +83,42 @@ def _completed(returncode, stderr):
     return subprocess.CompletedProcess([], returncode, "", stderr)
 
 
+def _py(seed, inputs, stmts, modes=(), nested=None):
+    return {"kind": "py", "program": {"seed": seed, "inputs": inputs, "stmts": stmts, "ret": None,
+                                      "modes": list(modes), "nested": nested}}
+
+
+SCAN = {"returns_carry": False, "reverse": True, "part": 0}
+# Minimized findings of `python -m tensorad.fuzz --programs 1000 --ir 300 --seed 50000` (and the CI seed's
+# IR): each must pass its checks. Zero-size arrays, loops under second-order transforms, 0-d axes, the
+# vectorizer's size-1 dims, and forward-mode Jacobians through branches.
+KNOWN_FINDINGS = [
+    _py(50016, [[[], "float64"]], [["logsumexp", [0], {"axis": 0, "keepdims": False}]]),
+    _py(50037, [[[1, 0], "float64"]], [["scan", [0], SCAN]]),
+    _py(50060, [[[0], "float64"]], [["while_loop", [0], {"n": 1}]], nested="jvp_of_grad"),
+    _py(50089, [[[0, 0], "float64"]], [["while_loop", [0], {"n": 3}]], nested="jvp_of_grad"),
+    _py(50114, [[[0, 1], "float64"]], [["slice", [0], {"axis": 1, "start": 2, "stop": 2, "step": 1}]]),
+    _py(50515, [[[1, 1], "float64"]],
+        [["scan", [0], SCAN], ["expand_dims", [1], {"axis": 0}], ["sum", [2], {"axis": 0, "keepdims": False}],
+         ["multiply", [3, 0], {}], ["expand_dims", [4], {"axis": 2}],
+         ["sum", [5], {"axis": [0, -1], "keepdims": False}]]),
+    _py(50591, [[[0], "float64"]], [["stack", [0, 0], {"axis": -1}]], modes=["rev"]),
+    _py(50657, [[[0], "float64"]], [["fori_loop", [0], {"n": 2}]], modes=["rev"]),
+    _py(50914, [[[], "float64"]], [["while_loop", [0], {"n": 3}]], nested="jvp_of_grad"),
+    _py(50407, [[[2, 1, 2], "float64"]], [["cond", [0], {}], ["scan", [1], dict(SCAN, part=1)]], modes=["jacfwd"]),
+    {"kind": "ir", "program": {"seed": 20261162, "inputs": [[1, 1]], "mutation": None, "ops": [
+        ["tad.broadcast_in_dim", [0], {"n": 3}], ["tad.reduce_max", [1], {"dims": [0, 2]}]]}},
+]
+
+
+def test_known_findings_pass():
+    with runner.WorkerPool(2) as pool:
+        results = pool.run_all(KNOWN_FINDINGS)
+    failing = [f"seed {t['program']['seed']}: {r['status']} ({r.get('check')}) {r['message'][:200]}"
+               for t, r in zip(KNOWN_FINDINGS, results) if r["status"] != "ok"]
+    assert not failing, "\n".join(failing)
+
+
 def test_fixed_seed_campaign_finds_no_death_wrong_result_or_internal_error():
     summary = campaign.run_campaign(CAMPAIGN_PROGRAMS, seed=20261124, ir=CAMPAIGN_IR, jobs=2, out_dir=None)
     failures = [f for f in summary["findings"] if f["status"] in runner.FAILURES]

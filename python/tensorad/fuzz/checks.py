@@ -32,7 +32,7 @@ INTERNAL_TEXT = re.compile(
     r"failed to legalize|does not dominate|out-of-bounds|failed:|verif", re.IGNORECASE)
 # CompileError text that refuses a program the compiler does not support (not a bug in itself).
 REFUSAL_TEXT = re.compile(r"not supported|unsupported|no (reverse|forward)[- ]mode (\(\w+\) )?rule|no derivative|"
-                          r"cannot differentiate|not differentiable|has no lowering", re.IGNORECASE)
+                          r"cannot differentiate|cannot be differentiated|not differentiable|has no lowering", re.IGNORECASE)
 
 
 def classify_exception(err: BaseException) -> dict:
@@ -42,7 +42,9 @@ def classify_exception(err: BaseException) -> dict:
     frames = traceback.extract_tb(err.__traceback__)
     raised_in_tensorad = bool(frames) and "tensorad" in frames[-1].filename.replace("\\", "/")
     if isinstance(err, CompileError):
-        refusal = REFUSAL_TEXT.search(str(err)) and not INTERNAL_TEXT.search(str(err))
+        # The stage wrapper ("stage 'x' failed: Failure while executing pass pipeline") says nothing yet.
+        text = re.sub(r"stage '[\w-]+' failed:|Failure while executing pass pipeline", "", str(err))
+        refusal = REFUSAL_TEXT.search(text) and not INTERNAL_TEXT.search(text)
     elif isinstance(err, TensoradError) or (isinstance(err, (TypeError, ValueError)) and raised_in_tensorad):
         refusal = not INTERNAL_TEXT.search(str(err))
     else:
