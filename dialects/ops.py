@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from mlir import ir
-from mlir.dialects import tensor
+from mlir.dialects import arith, tensor
 
 from .shapes import TensorSpec, attr_to_python, infer
 
@@ -209,22 +209,121 @@ def nll_loss_backward(output_grad: ir.Value, predictions: ir.Value, targets: ir.
                   _nll_attrs(reduction, ignore_index))
 
 
+def _mixed(values: Sequence, sentinel: int) -> tuple:
+    """(static list with ``sentinel`` for values, the ``ir.Value`` entries) of a mixed list."""
+    return ([sentinel if isinstance(v, ir.Value) else int(v) for v in values],
+            [v for v in values if isinstance(v, ir.Value)])
+
+
+def _no_elements(t: ir.Type) -> bool:
+    return 0 in list(t.shape)
+
+
+def extract_slice(source: ir.Value, result_type: ir.Type, offsets: Sequence, sizes: Sequence,
+                  strides: Sequence) -> ir.Value:
+    """``tensor.extract_slice`` of ``source``; ``offsets``/``sizes``/``strides`` mix ints and index values.
+
+    A slice with no elements reads nothing and is a ``tensor.empty``: upstream
+    verification rejects any static offset into a zero-size dim, and an empty
+    slice may start past the end of its dim (``v[2:3]`` of a length-1 ``v``).
+    ``result_type`` may drop unit dims of ``sizes`` (a rank-reducing slice).
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     f64 = ir.F64Type.get()
+    ...     with ir.InsertionPoint(module.body):
+    ...         x = constant(1.0, (1, 0), f64)
+    ...         piece = extract_slice(x, ir.RankedTensorType.get([0, 0], f64), [1, 0], [0, 0], [1, 1])
+    >>> piece.owner.name, str(piece.type)
+    ('tensor.empty', 'tensor<0x0xf64>')
+    """
+    static_offsets, dynamic_offsets = _mixed(offsets, ir.ShapedType.get_dynamic_stride_or_offset())
+    static_sizes, dynamic_sizes = _mixed(sizes, ir.ShapedType.get_dynamic_size())
+    static_strides, dynamic_strides = _mixed(strides, ir.ShapedType.get_dynamic_stride_or_offset())
+    if _no_elements(result_type):
+        # Dims dropped by a rank-reducing slice are static 1s, so the dynamic
+        # sizes are the result's dynamic dims in order.
+        remaining = iter(dynamic_sizes)
+        shape = [next(remaining) if ir.ShapedType.is_dynamic_size(n) else n
+                 for n in result_type.shape]
+        return tensor.EmptyOp(shape, result_type.element_type).result
+    return tensor.ExtractSliceOp(result_type, source, dynamic_offsets, dynamic_sizes,
+                                 dynamic_strides, static_offsets, static_sizes,
+                                 static_strides).result
+
+
+def insert_slice(piece: ir.Value, into: ir.Value, offsets: Sequence, sizes: Sequence,
+                 strides: Sequence) -> ir.Value:
+    """``into`` with ``piece`` written at ``offsets`` (``tensor.insert_slice``; mixed lists as in :func:`extract_slice`).
+
+    An empty ``piece`` writes nothing: the result is ``into`` itself.
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     f64 = ir.F64Type.get()
+    ...     with ir.InsertionPoint(module.body):
+    ...         into = constant(0.0, (4,), f64)
+    ...         out = insert_slice(constant(1.0, (2,), f64), into, [1], [2], [1])
+    ...         unchanged = insert_slice(constant(1.0, (0,), f64), into, [4], [0], [1])
+    >>> out.owner.name, unchanged == into
+    ('tensor.insert_slice', True)
+    """
+    if _no_elements(piece.type):
+        return into
+    static_offsets, dynamic_offsets = _mixed(offsets, ir.ShapedType.get_dynamic_stride_or_offset())
+    static_sizes, dynamic_sizes = _mixed(sizes, ir.ShapedType.get_dynamic_size())
+    static_strides, dynamic_strides = _mixed(strides, ir.ShapedType.get_dynamic_stride_or_offset())
+    return tensor.InsertSliceOp(piece, into, dynamic_offsets, dynamic_sizes, dynamic_strides,
+                                static_offsets, static_sizes, static_strides).result
+
+
 def dynamic_row(x: ir.Value, index: ir.Value) -> ir.Value:
     """Row ``x[index]`` for an ``index``-typed value (``tensor.extract_slice``, leading dim dropped)."""
     t = x.type
     rest = list(t.shape[1:])
-    dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
-    return tensor.ExtractSliceOp(ir.RankedTensorType.get(rest, t.element_type), x, [index], [], [],
-                                 [dynamic] + [0] * len(rest), [1] + rest,
-                                 [1] * (len(rest) + 1)).result
+    return extract_slice(x, ir.RankedTensorType.get(rest, t.element_type), [index] + [0] * len(rest),
+                         [1] + rest, [1] * (len(rest) + 1))
 
 
 def insert_row(stack: ir.Value, row: ir.Value, index: ir.Value) -> ir.Value:
     """``stack`` with ``stack[index] = row`` (``tensor.insert_slice``, done in place after bufferization)."""
     rest = list(row.type.shape)
-    dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
-    return tensor.InsertSliceOp(row, stack, [index], [], [], [dynamic] + [0] * len(rest),
-                                [1] + rest, [1] * (len(rest) + 1)).result
+    return insert_slice(row, stack, [index] + [0] * len(rest), [1] + rest, [1] * (len(rest) + 1))
+
+
+def zeros_shaped_like(value: ir.Value, prefix: Sequence[int] = ()) -> ir.Value:
+    """Zeros shaped ``prefix + value.shape``, the dynamic dims read from ``value`` (a loop tape's rows).
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     f64 = ir.F64Type.get()
+    ...     with ir.InsertionPoint(module.body):
+    ...         rows = tensor.EmptyOp([arith.ConstantOp(ir.IndexType.get(), 5).result, 3], f64).result
+    ...         zeros = zeros_shaped_like(rows, (2,))
+    >>> zeros.owner.name, str(zeros.type)
+    ('tensor.splat', 'tensor<2x?x3xf64>')
+    """
+    t = value.type
+    shape = list(prefix) + list(t.shape)
+    dynamic = [d for d, n in enumerate(t.shape) if ir.ShapedType.is_dynamic_size(n)]
+    if not dynamic:
+        return constant(0, shape, t.element_type)
+    sizes = [tensor.DimOp(value, arith.ConstantOp(ir.IndexType.get(), d).result).result
+             for d in dynamic]
+    zero = arith.ConstantOp(t.element_type, scalar_attr(0, t.element_type)).result
+    return tensor.SplatOp(ir.RankedTensorType.get(shape, t.element_type), zero, sizes).result
 
 
 def marker(kind: str, x: ir.Value) -> ir.Value:
@@ -234,5 +333,6 @@ def marker(kind: str, x: ir.Value) -> ir.Value:
 
 __all__ = ["broadcast_in_dim", "reshape", "transpose", "slice_", "pad", "iota", "constant",
            "convert", "dot_general", "reduce", "argmax", "marker", "scalar_attr", "dynamic_row",
+           "extract_slice", "insert_slice", "zeros_shaped_like",
            "insert_row", "conv2d", "conv2d_backward_data", "conv2d_backward_filter", "pool2d",
            "pool2d_backward", "take", "take_backward", "nll_loss", "nll_loss_backward"]

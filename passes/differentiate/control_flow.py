@@ -560,9 +560,8 @@ def _grown(tape: ir.Value, count: ir.Value) -> ir.Value:
         bigger = tensor.EmptyOp([arith.MulIOp(rows, _index(2)).result] + list(t.shape[1:]),
                                 t.element_type).result
         rest = list(t.shape[1:])
-        dynamic = ir.ShapedType.get_dynamic_size()
-        copied = tensor.InsertSliceOp(tape, bigger, [], [rows], [], [0] * (len(rest) + 1),
-                                      [dynamic] + rest, [1] * (len(rest) + 1)).result
+        copied = tad_ops.insert_slice(tape, bigger, [0] * (len(rest) + 1), [rows] + rest,
+                                      [1] * (len(rest) + 1))
         scf.YieldOp([copied])
     with ir.InsertionPoint(choice.else_block):
         scf.YieldOp([tape])
@@ -586,7 +585,8 @@ def _while_vjp(c, cotangents):
     if any(not isinstance(v.type, ir.RankedTensorType) for v in inits):
         raise DerivativeError(op.location, "reverse mode through an scf.while needs tensor carries "
                               "(a while loop's own derivative cannot be differentiated in reverse "
-                              "mode again)")
+                              "mode again: take forward over reverse, e.g. jvp of grad or hessian, "
+                              "or use fori_loop or scan)")
     index = ir.IndexType.get()
     with ir.InsertionPoint(op):
         tapes = [tensor.EmptyOp([_INITIAL_ROWS] + list(inits[k].type.shape),

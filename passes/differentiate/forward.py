@@ -13,7 +13,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import func
 
-import tensorad.numpy as tnp
+from tensorad.dialects import ops as tad_ops
 from tensorad.tracing import Tracer, emitting_at
 
 from .activity import captured_values, carries_derivative, written_memrefs
@@ -22,9 +22,8 @@ from .signature import DerivativeError
 
 
 def zeros_like(value: ir.Value, prefix: tuple) -> Tracer:
-    """Zeros shaped like ``value`` with a batch ``prefix``."""
-    t = Tracer.of(value)
-    return tnp.zeros(prefix + t.shape, t.dtype)
+    """Zeros shaped like ``value`` with a batch ``prefix`` (dynamic dims, as a tape's, included)."""
+    return Tracer.of(tad_ops.zeros_shaped_like(value, prefix))
 
 
 class Forward:

@@ -1,7 +1,10 @@
 """Derivative rules of the ``tensor`` ops: slices, casts and reshapes.
 
-Offsets may be dynamic (loop rows: ``scan`` and loop tapes); sizes and
-strides are static. A batch prefix ``P`` adds leading dimensions taken whole.
+Offsets, sizes and strides may be dynamic (loop rows of ``scan`` and the
+growing tapes of reversed while loops, which forward mode meets in a
+jvp of a grad). A batch prefix ``P`` adds leading dimensions taken whole.
+Slices with no elements are built by :func:`tensorad.dialects.ops.extract_slice`
+and :func:`~tensorad.dialects.ops.insert_slice`, which leave them out.
 
 Examples
 --------
@@ -15,36 +18,34 @@ from mlir import ir
 from mlir.dialects import tensor
 
 import tensorad.numpy as tnp
+from tensorad.dialects import ops as tad_ops
 from tensorad.tracing import Tracer
 
+from .forward import zeros_like
 from .rules import JVP_RULES, VJP_RULES
-from .signature import DerivativeError
-
-_DYNAMIC = ir.ShapedType.get_dynamic_stride_or_offset
 
 
-def _geometry(op: ir.Operation, first_offset: int, prefix: tuple):
-    """Offsets (dynamic values), static offsets, sizes and strides, widened by ``prefix``."""
+def _geometry(op: ir.Operation, first_offset: int, prefix: tuple) -> tuple:
+    """Offsets, sizes and strides of ``op`` (ints and index values), widened by ``prefix``."""
     a = op.attributes
-    sizes, strides = list(a["static_sizes"]), list(a["static_strides"])
-    if _DYNAMIC() in strides or ir.ShapedType.get_dynamic_size() in sizes:
-        raise DerivativeError(op.location, f"'{op.name}' with dynamic sizes or strides has no rule")
+    dynamic_values = iter(list(op.operands)[first_offset:])  # offsets, then sizes, then strides
+
+    def mixed(name: str) -> list:
+        return [next(dynamic_values) if ir.ShapedType.is_dynamic_size(n) else n for n in a[name]]
+
+    offsets, sizes, strides = mixed("static_offsets"), mixed("static_sizes"), mixed("static_strides")
     k = len(prefix)
-    return (list(op.operands)[first_offset:], [0] * k + list(a["static_offsets"]),
-            list(prefix) + sizes, [1] * k + strides)
+    return [0] * k + offsets, list(prefix) + sizes, [1] * k + strides
 
 
 def _extract(source: Tracer, like: ir.Type, op: ir.Operation, first_offset: int, prefix: tuple):
-    offsets, static_offsets, sizes, strides = _geometry(op, first_offset, prefix)
     t = ir.RankedTensorType.get(list(prefix) + list(like.shape), like.element_type)
-    return Tracer.of(tensor.ExtractSliceOp(t, source.value, offsets, [], [], static_offsets,
-                                           sizes, strides).result)
+    return Tracer.of(tad_ops.extract_slice(source.value, t, *_geometry(op, first_offset, prefix)))
 
 
 def _insert(piece: Tracer, into: Tracer, op: ir.Operation, first_offset: int, prefix: tuple):
-    offsets, static_offsets, sizes, strides = _geometry(op, first_offset, prefix)
-    return Tracer.of(tensor.InsertSliceOp(piece.value, into.value, offsets, [], [],
-                                          static_offsets, sizes, strides).result)
+    return Tracer.of(tad_ops.insert_slice(piece.value, into.value,
+                                          *_geometry(op, first_offset, prefix)))
 
 
 def _prefix(c, like: Tracer) -> tuple:
@@ -61,8 +62,7 @@ def _extract_jvp(c, tangents):
 def _extract_vjp(c, cotangents):
     (ct,) = cotangents
     prefix = _prefix(c, ct)
-    source = c.inputs[0]
-    zeros = tnp.zeros(prefix + source.shape, source.dtype)
+    zeros = zeros_like(c.op.operands[0], prefix)
     return [_insert(ct, zeros, c.op, 1, prefix)] + [None] * (len(c.inputs) - 1)
 
 
@@ -72,18 +72,18 @@ def _insert_jvp(c, tangents):
         return [None]
     like = t_piece if t_piece is not None else t_into
     prefix = _prefix(c, like)
-    piece, into = c.inputs[0], c.inputs[1]
-    t_piece = t_piece if t_piece is not None else tnp.zeros(prefix + piece.shape, piece.dtype)
-    t_into = t_into if t_into is not None else tnp.zeros(prefix + into.shape, into.dtype)
+    piece, into = c.op.operands[0], c.op.operands[1]
+    t_piece = t_piece if t_piece is not None else zeros_like(piece, prefix)
+    t_into = t_into if t_into is not None else zeros_like(into, prefix)
     return [_insert(t_piece, t_into, c.op, 2, prefix)]
 
 
 def _insert_vjp(c, cotangents):
     (ct,) = cotangents
     prefix = _prefix(c, ct)
-    piece = c.inputs[0]
-    ct_piece = _extract(ct, c.op.operands[0].type, c.op, 2, prefix)
-    ct_into = _insert(tnp.zeros(prefix + piece.shape, piece.dtype), ct, c.op, 2, prefix)
+    piece = c.op.operands[0]
+    ct_piece = _extract(ct, piece.type, c.op, 2, prefix)
+    ct_into = _insert(zeros_like(piece, prefix), ct, c.op, 2, prefix)
     return [ct_piece, ct_into] + [None] * (len(c.inputs) - 2)
 
 

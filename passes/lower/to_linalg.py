@@ -31,7 +31,7 @@ from mlir import ir
 from mlir.dialects import arith, tensor
 
 from . import linalg_ops as linalg
-from ...dialects.ops import scalar_attr
+from ...dialects.ops import extract_slice, insert_slice, scalar_attr
 from ...dialects.rules import registrar
 from ...dialects.shapes import python_attrs
 from ..walk import collect
@@ -264,11 +264,8 @@ def _transpose(op):
 @lowering("tad.slice")
 def _slice(op):
     a, t = python_attrs(op), op.results[0].type
-    # An empty slice may start at the end of its dimension, which extract_slice
-    # rejects as out of bounds; it reads nothing, so start it at 0.
-    starts = [0 if n == 0 else s for s, n in zip(a["start_indices"], t.shape)]
-    return [tensor.ExtractSliceOp(t, op.operands[0], **_static_slice_args(
-        starts, t.shape, a["strides"])).result]
+    # An empty slice (a tensor.empty) may start past the end of its dimension.
+    return [extract_slice(op.operands[0], t, a["start_indices"], t.shape, a["strides"])]
 
 
 @lowering("tad.pad")
@@ -279,8 +276,7 @@ def _pad(op):
     a, t = python_attrs(op), op.results[0].type
     filled = _broadcast(value, t, ())
     strides = [n + 1 for n in a["interior_padding"]]
-    return [tensor.InsertSliceOp(x, filled, **_static_slice_args(
-        a["edge_padding_low"], x.type.shape, strides)).result]
+    return [insert_slice(x, filled, a["edge_padding_low"], x.type.shape, strides)]
 
 
 @lowering("tad.iota")
