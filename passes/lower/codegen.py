@@ -512,6 +512,17 @@ def _tile_for(lines: list, handle: str, sizes: Sequence[int], name: str) -> tupl
     return f"%{name}", [f"{loops}#{i}" for i in range(n_loops)]
 
 
+def _result_tile_elements(s: _Schedule) -> int:
+    """Elements of the smallest result tile that schedule ``s`` vectorizes (the op's whole result if untiled)."""
+    loops = _Loops.of(s.op)
+    extents = list(loops.sizes)
+    for tiles in (s.threads, s.cache, s.register, s.reduction):
+        for d, t in enumerate(tiles or ()):
+            if t:
+                extents[d] = t
+    return min(prod(extents[d] for d in dims if d is not None) for dims in loops.dims[loops.n_inputs:])
+
+
 def _script(s: _Schedule) -> str:
     """The transform script carrying out schedule ``s`` on the op bound to ``%root``.
 
@@ -536,12 +547,13 @@ def _script(s: _Schedule) -> str:
         outer = "%outer"
     lines.append(f"transform.structured.vectorize {handle} : {_ANY}")
     # A multiply feeding a reduction becomes a vector.contract before
-    # canonicalization folds unit reductions away. Not into a 0-d result: with
-    # an operand broadcast along reduced dims the pattern builds a contraction
-    # with a scalar accumulator that does not verify, and the next patterns
-    # abort on it; a multi_reduction of the product is as fast there.
+    # canonicalization folds unit reductions away. Not into a result tile of
+    # one element (a 0-d result, or tiles of 1 along every result dim): once
+    # its unit dims fold away, an operand broadcast along reduced dims makes
+    # a contraction with a scalar accumulator that does not verify, and the
+    # next patterns abort on it; a multi_reduction of the product is as fast there.
     to_contract = ("transform.apply_patterns.vector.reduction_to_contract"
-                   if all(r.type.rank for r in s.op.results) else "")
+                   if _result_tile_elements(s) > 1 else "")
     lines.append(f"""transform.apply_patterns to {outer} {{
       {to_contract}
       transform.apply_patterns.vector.transfer_permutation_patterns

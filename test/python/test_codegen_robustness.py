@@ -87,3 +87,21 @@ def test_nested_jacrev_after_jacrev():
     # d/dx[k, l] of 2 * s[j] (s the column sums) is 2 when l == j, for every row k and i.
     hessian = np.broadcast_to(2.0 * np.eye(3)[None, :, None, :], (2, 3, 2, 3))
     np.testing.assert_allclose(got, np.concatenate([np.full(6, 4.0), np.ravel(hessian)]))
+
+
+def test_one_element_reduction_result_with_a_broadcast_operand():
+    # Found by the IR fuzzer: a reduction into tensor<1xf64> (not 0-d) whose tile
+    # folds to one element made reduction_to_contract abort (cast<VectorType>).
+    got = _values("""
+        f = ta.compile_mlir('''
+        func.func @f(%v0: tensor<1x1xf64>) -> tensor<1xf64> {
+          %v1 = "tad.broadcast_in_dim"(%v0) {broadcast_dimensions = array<i64: 1, 2>} : (tensor<1x1xf64>) -> tensor<3x1x1xf64>
+          %v2 = "tad.reduce_max"(%v1) {dimensions = array<i64: 0, 2>} : (tensor<3x1x1xf64>) -> tensor<1xf64>
+          return %v2 : tensor<1xf64>
+        }
+        func.func private @f_jvp(tensor<1x1xf64>, tensor<1x1xf64>) -> (tensor<1xf64>, tensor<1xf64>)
+            attributes {tad.jvp = {of = @f, wrt = array<i64: 0>}}''', "f_jvp")
+        value, tangent = f(np.full((1, 1), 0.5), np.full((1, 1), 2.0))
+        print(value[0], tangent[0])
+    """)
+    np.testing.assert_allclose(got, [0.5, 2.0])
