@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from mlir import ir
 
-from .walk import collect
+from .walk import collect, splice_block
 
 
 def _calls(op: ir.Operation) -> list:
@@ -52,11 +52,7 @@ def _inline(call: ir.Operation, callee: ir.Operation) -> None:
     block = copy.regions[0].blocks[0]
     for arg, operand in zip(block.arguments, call.operands):
         arg.replace_all_uses_with(operand)
-    body = list(block.operations)
-    for inner in body[:-1]:
-        inner.move_before(call)
-    for result, value in zip(call.results, body[-1].operands):
-        result.replace_all_uses_with(value)
+    splice_block(block, call)
     call.erase()
     copy.erase()
 

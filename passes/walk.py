@@ -126,3 +126,33 @@ def defined_outside(value: ir.Value, op: ir.Operation) -> bool:
             return False
         parent = parent.parent
     return True
+
+
+def splice_block(block: ir.Block, op: ir.Operation) -> None:
+    """Move ``block``'s ops before ``op`` and let ``op``'s results become its terminator's operands.
+
+    What inlining a call or unwrapping a single-block region does; ``op`` is
+    left without uses for the caller to erase.
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> m = ir.Module.parse('''
+    ... func.func @f(%x: f32) -> f32 {
+    ...   %0 = scf.execute_region -> f32 {
+    ...     %1 = arith.negf %x : f32
+    ...     scf.yield %1 : f32
+    ...   }
+    ...   return %0 : f32
+    ... }''', make_context())
+    >>> region = collect(m.operation, lambda op: op.name == "scf.execute_region")[0]
+    >>> splice_block(region.regions[0].blocks[0], region); region.erase()
+    >>> [op.name for op in collect(m.operation)]
+    ['arith.negf', 'func.return', 'func.func', 'builtin.module']
+    """
+    ops = list(block.operations)
+    for inner in ops[:-1]:
+        inner.move_before(op)
+    for result, value in zip(op.results, ops[-1].operands):
+        result.replace_all_uses_with(value)

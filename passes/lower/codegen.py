@@ -61,7 +61,7 @@ from mlir.dialects.transform import interpreter
 
 from . import linalg_ops as linalg
 from ..options import option
-from ..walk import collect, defined_outside, defining_op
+from ..walk import collect, defined_outside, defining_op, splice_block
 from .host import vector_bits as host_vector_bits
 from .threads import ThreadOptions
 
@@ -630,12 +630,7 @@ def _enclose(op: ir.Operation) -> ir.Operation:
 
 def _inline(region: ir.Operation) -> None:
     """Undo :func:`_enclose`: move the region's ops (vectorized by now) back in place of it."""
-    block = region.regions[0].blocks[0]
-    ops = list(block.operations)
-    for inner in ops[:-1]:
-        inner.move_before(region)
-    for result, value in zip(region.results, ops[-1].operands):
-        result.replace_all_uses_with(value)
+    splice_block(region.regions[0].blocks[0], region)
     region.erase()
 
 
