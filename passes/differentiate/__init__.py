@@ -37,7 +37,7 @@ from tensorad.dialects import ops as tad_ops
 from tensorad.tracing import Tracer, emitting_at
 
 from . import control_flow, forward, nn_conv, nn_indexing, nn_pool, reverse, slicing  # noqa: F401  (modules of rules register them)
-from .signature import DerivativeError, Request, check, expected_type
+from .signature import DerivativeError, Request, check, expected_type, pending_requests
 
 _BUILDERS = {"vjp": reverse.build, "jvp": forward.build}
 
@@ -54,9 +54,8 @@ class Generator:
         self.derived: dict = {}
 
     def pending(self) -> list:
-        """The declarations that still need a body."""
-        return [r for r in (Request.from_decl(op) for op in self.symbols.values()
-                            if not op.regions[0].blocks) if r is not None]
+        """The declarations that still need a body (defined functions that carry a request are checked too)."""
+        return pending_requests(self.symbols.values())
 
     def define(self, request: Request) -> None:
         """Give ``request``'s declaration its body (defining what it depends on first)."""

@@ -99,3 +99,15 @@ func.func @f(%x: tensor<f64>, %c: tensor<i1>) -> tensor<f64> {
 }
 func.func private @f_vjp(tensor<f64>, tensor<i1>, tensor<f64>) -> (tensor<f64>, tensor<f64>)
     attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}}
+
+// -----
+
+func.func @f(%x: tensor<2xf64>) -> tensor<2xf64> {
+  %0 = math.sin %x : tensor<2xf64>
+  return %0 : tensor<2xf64>
+}
+// A request on a function that already has a body is checked, not ignored.
+// expected-error @+1 {{@g is declared as (tensor<2xf64>, tensor<3xf64>) -> (tensor<2xf64>, tensor<2xf64>), but the vjp of @f}}
+func.func @g(%x: tensor<2xf64>, %c: tensor<3xf64>) -> (tensor<2xf64>, tensor<2xf64>) attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}} {
+  return %x, %x : tensor<2xf64>, tensor<2xf64>
+}
