@@ -49,6 +49,7 @@ from mlir import ir
 from .registry import INTERNAL_ERROR, build_pass_manager, pipeline_elements
 
 REPRODUCER_DIR_VARIABLE = "TENSORAD_REPRODUCER_DIR"
+_REPRODUCER_BLOCK = re.compile(r"\{-#\s*external_resources\s*:\s*\{\s*mlir_reproducer\s*:.*?#-\}", re.S)
 _REPRODUCER_PIPELINE = re.compile(r'mlir_reproducer\s*:\s*\{[^}]*?pipeline\s*:\s*"((?:[^"\\]|\\.)*)"', re.S)
 
 
@@ -402,3 +403,14 @@ def reproducer_pipeline(text: str) -> Optional[str]:
     """
     match = _REPRODUCER_PIPELINE.search(text)
     return None if match is None else match.group(1).replace('\\"', '"').replace("\\\\", "\\")
+
+
+def without_reproducer_resource(text: str) -> str:
+    """``text`` with its ``mlir_reproducer`` block blanked out (line numbers kept), so parsing it does not warn.
+
+    Examples
+    --------
+    >>> without_reproducer_resource('x\\n{-# external_resources: { mlir_reproducer: { pipeline: "cse" } } #-}\\n')
+    'x\\n\\n'
+    """
+    return _REPRODUCER_BLOCK.sub(lambda m: "\n" * m.group(0).count("\n"), text)

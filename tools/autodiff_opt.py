@@ -576,7 +576,7 @@ def run(argv: Sequence[str]) -> int:
     >>> run(["model.mlir", "--tad-verify"])  # doctest: +SKIP
     0
     """
-    from tensorad.passes.isolation import reproducer_pipeline
+    from tensorad.passes.isolation import reproducer_pipeline, without_reproducer_resource
     from tensorad.passes.options import OptionError
 
     args = parse_args(argv)
@@ -589,6 +589,7 @@ def run(argv: Sequence[str]) -> int:
         args.pipeline = reproducer_pipeline(text)
         if args.pipeline is None:
             return _error(f"'{name}' is not a reproducer: it has no mlir_reproducer resource with a pipeline")
+        text = without_reproducer_resource(text)
     for path in (args.output, args.tad_remat_report):
         problem = path and path != "-" and check_writable(path)
         if problem:
