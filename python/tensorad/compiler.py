@@ -146,6 +146,14 @@ class Lowered:
         self.in_avals, self.out_tree, self.out_avals = in_avals, out_tree, out_avals
         self.remat_options, self.device = remat_options, device
 
+    def _module(self) -> ir.Module:
+        """A fresh module of the traced IR (each compilation transforms its own)."""
+        try:
+            return ir.Module.parse(self._text, TraceState.context())
+        except ir.MLIRError as err:  # tracing made IR that does not parse: a bug, reported as one
+            raise CompileError(f"internal compiler error: the traced module does not parse:\n"
+                               f"{_format_mlir_error(err)}") from None
+
     def as_text(self, stage: str = "tad", debug_info: bool = False) -> str:
         """The IR after ``stage``: one of ``"tad"``, ``"differentiated"``, ``"linalg"``, ``"llvm"``, ``"nvvm"``.
 
@@ -163,13 +171,13 @@ class Lowered:
         if stage not in names:
             raise ValueError(f"unknown stage {stage!r}; choose one of {names}")
         with COMPILE_LOCK:
-            module = run_stages(ir.Module.parse(self._text, TraceState.context()), stage, self.remat_options)
+            module = run_stages(self._module(), stage, self.remat_options)
             return module.operation.get_asm(enable_debug_info=debug_info)
 
     def compile(self) -> "Compiled":
         """Lower to LLVM and JIT-compile."""
         with COMPILE_LOCK:
-            module = run_stages(ir.Module.parse(self._text, TraceState.context()),
+            module = run_stages(self._module(),
                                 "nvvm" if self.device == "gpu" else "llvm", self.remat_options)
             executable = Executable(module, _ENTRY, self.in_avals, self.out_avals, device=self.device)
         return Compiled(executable, self.out_tree, module, self.in_avals)
