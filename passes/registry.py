@@ -74,6 +74,9 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
              _P + "lower.to_linalg:run"),
     PassInfo("tad-widen-bools", "Store booleans as bytes: retype tensor<...xi1> values to i8",
              _P + "lower.widen_bools:run"),
+    PassInfo("tad-split-rank-reducing-subviews", "Make each rank-reducing memref.subview that upstream may read "
+             "wrongly (unit dims, dynamic strides) a plain subview and a memref.collapse_shape",
+             _P + "lower.subviews:run"),
     PassInfo("tad-free-after-last-use", "Move each memref.dealloc up to the last use of its buffer",
              _P + "lower.free_early:run"),
     PassInfo("tad-tile-and-vectorize", "Tile linalg ops for threads, caches and registers, and vectorize them",

@@ -63,6 +63,9 @@ _LOOP_STAGES = (
     # a loop over a stack buffer.
     "convert-vector-to-scf{full-unroll=true}",
     "convert-scf-to-cf",
+    # Upstream works out the dims a rank-reducing subview drops from its
+    # strides, and picks wrong ones when they are dynamic.
+    "tad-split-rank-reducing-subviews",
     "expand-strided-metadata",
     "lower-affine",
 )
