@@ -512,15 +512,24 @@ def _tile_for(lines: list, handle: str, sizes: Sequence[int], name: str) -> tupl
     return f"%{name}", [f"{loops}#{i}" for i in range(n_loops)]
 
 
-def _result_tile_elements(s: _Schedule) -> int:
-    """Elements of the smallest result tile that schedule ``s`` vectorizes (the op's whole result if untiled)."""
+def _contracts_in_vectors(s: _Schedule) -> bool:
+    """Whether a multiply feeding the reduction of schedule ``s``'s tile may become a ``vector.contract``.
+
+    Only when the tile's result has more than one element and every input
+    reads every reduced loop (as a matmul's operands read K): once unit dims
+    fold away, a one-element result, or an input broadcast along the reduced
+    loops, makes a contraction with a scalar accumulator or a missing
+    contracting dim that does not verify, and the next patterns abort on it.
+    """
     loops = _Loops.of(s.op)
     extents = list(loops.sizes)
     for tiles in (s.threads, s.cache, s.register, s.reduction):
         for d, t in enumerate(tiles or ()):
             if t:
                 extents[d] = t
-    return min(prod(extents[d] for d in dims if d is not None) for dims in loops.dims[loops.n_inputs:])
+    results = min(prod(extents[d] for d in dims if d is not None) for dims in loops.dims[loops.n_inputs:])
+    reduced = {d for d, parallel in enumerate(loops.parallel) if not parallel}
+    return results > 1 and all(reduced <= set(dims) for dims in loops.dims[:loops.n_inputs])
 
 
 def _script(s: _Schedule) -> str:
@@ -547,13 +556,9 @@ def _script(s: _Schedule) -> str:
         outer = "%outer"
     lines.append(f"transform.structured.vectorize {handle} : {_ANY}")
     # A multiply feeding a reduction becomes a vector.contract before
-    # canonicalization folds unit reductions away. Not into a result tile of
-    # one element (a 0-d result, or tiles of 1 along every result dim): once
-    # its unit dims fold away, an operand broadcast along reduced dims makes
-    # a contraction with a scalar accumulator that does not verify, and the
-    # next patterns abort on it; a multi_reduction of the product is as fast there.
-    to_contract = ("transform.apply_patterns.vector.reduction_to_contract"
-                   if _result_tile_elements(s) > 1 else "")
+    # canonicalization folds unit reductions away, where that is safe (see
+    # _contracts_in_vectors); elsewhere a multi_reduction of the product is as fast.
+    to_contract = "transform.apply_patterns.vector.reduction_to_contract" if _contracts_in_vectors(s) else ""
     lines.append(f"""transform.apply_patterns to {outer} {{
       {to_contract}
       transform.apply_patterns.vector.transfer_permutation_patterns

@@ -105,3 +105,16 @@ def test_one_element_reduction_result_with_a_broadcast_operand():
         print(value[0], tangent[0])
     """)
     np.testing.assert_allclose(got, [0.5, 2.0])
+
+
+def test_unit_reduction_with_a_broadcast_operand_under_jacfwd():
+    # Found by the fuzzer (seed 1001077): a reduction over unit dims only, with an
+    # operand broadcast along them, became a vector.contract that aborted.
+    got = _values("""
+        def f(v0):
+            v1 = tnp.broadcast_to(v0, (1, 1, 1, 2))
+            return tnp.inner(ta.nn.logsumexp(v1, axis=(0, 1)), v0)
+        x = np.array([[[0.3, -0.7]]])
+        print(*ta.jacfwd(f)(x).ravel(), *ta.jacrev(f)(x).ravel())
+    """)
+    np.testing.assert_allclose(got[:len(got) // 2], got[len(got) // 2:], rtol=1e-12)
