@@ -62,6 +62,8 @@ class Forward:
             if not any(carries_derivative(r) for r in op.results) and not written_memrefs(op):
                 continue  # e.g. float -> int conversions: piecewise constant
             rule = JVP_RULES.get(op.name)
+            if rule is None and not any(_tangent_needed(r) for r in op.results):
+                continue  # e.g. a tensor.extract that only feeds a comparison: no tangent is ever read
             if rule is None:
                 raise DerivativeError(op.location, f"no forward-mode (jvp) rule for '{op.name}'")
             with ir.InsertionPoint.after(op), emitting_at(op.location):
@@ -71,6 +73,26 @@ class Forward:
             for result, tangent in zip(op.results, outputs):
                 if tangent is not None:
                     self.tangents[result] = tangent
+
+
+def _tangent_needed(value: ir.Value) -> bool:
+    """Whether some user of ``value`` would read its tangent.
+
+    Users with results, none of which carries a derivative, that write no
+    memory and hold no regions (a comparison, a float-to-int conversion)
+    never do; a terminator, a region op or any other op may.
+    """
+    if not carries_derivative(value):
+        return False
+    for use in value.uses:
+        user = use.owner.operation
+        if user.name in ZERO_DERIVATIVE:
+            continue
+        if (len(user.results) and not user.regions and not written_memrefs(user)
+                and not any(carries_derivative(r) for r in user.results)):
+            continue
+        return True
+    return False
 
 
 def build(fn: ir.Operation, request, prefix: tuple, derive) -> None:

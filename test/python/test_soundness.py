@@ -225,3 +225,39 @@ print(*np.round(ta.jvp(f, (x,), (np.ones_like(x),))[1].ravel(), 6))
 check_grads(f, (x,), order=1)
 """)
     assert out.split() == ["1.648721", "1.648721"]  # d/dx (cos(0.1) + e**x) = e**0.5
+
+
+def test_forward_mode_needs_no_rule_for_a_value_that_only_feeds_a_predicate():
+    # Found by the IR fuzzer: a tensor.extract whose scalar only decides an scf.if
+    # was refused ("no forward-mode (jvp) rule"), although no tangent of it is read.
+    branch = """
+func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %s = "tad.reduce_sum"(%x) {dimensions = array<i64: 0>} : (tensor<3xf64>) -> tensor<f64>
+  %e = tensor.extract %s[] : tensor<f64>
+  %zero = arith.constant 0.0 : f64
+  %p = arith.cmpf ogt, %e, %zero : f64
+  %r = scf.if %p -> (tensor<3xf64>) {
+    %a = math.sin %x : tensor<3xf64>
+    scf.yield %a : tensor<3xf64>
+  } else {
+    %b = math.cos %x : tensor<3xf64>
+    scf.yield %b : tensor<3xf64>
+  }
+  return %r : tensor<3xf64>
+}
+func.func private @f_jvp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
+    attributes {tad.jvp = {of = @f, wrt = array<i64: 0>}}
+"""
+    f_jvp = ta.compile_mlir(branch, "f_jvp")
+    x, t = np.array([0.5, -0.2, 0.4]), np.array([1.0, 2.0, 3.0])
+    value, tangent = f_jvp(x, t)
+    np.testing.assert_allclose(value, np.sin(x))
+    np.testing.assert_allclose(tangent, np.cos(x) * t)
+    value, tangent = f_jvp(-x, t)
+    np.testing.assert_allclose(tangent, -np.sin(-x) * t)  # the cos branch
+    # When the scalar's tangent is read (here: rebuilt into a tensor), the missing rule is still an error.
+    rebuilt = branch.replace("  return %r : tensor<3xf64>", """  %t = tensor.from_elements %e, %e, %e : tensor<3xf64>
+  %o = arith.addf %r, %t : tensor<3xf64>
+  return %o : tensor<3xf64>""")
+    with pytest.raises(ta.CompileError, match=r"no forward-mode \(jvp\) rule for 'tensor.extract'"):
+        ta.compile_mlir(rebuilt, "f_jvp")
