@@ -198,8 +198,12 @@ def test_damaged_library_is_refused_before_it_is_loaded(tmp_path):
     header = (folder / "twice.h").read_text()
     assert f"#define TWICE_LIBRARY_SIZE {size}ULL" in header and "#define TWICE_LIBRARY_SHA256 \"" in header
     np.testing.assert_array_equal(load(folder, "twice").twice(np.ones(3)), [2.0, 2.0, 2.0])
-    # Loading a truncated library used to die in dlopen (SIGBUS): run it in a child.
-    library.write_bytes(library.read_bytes()[: size // 2])
+    # Loading a truncated library used to die in dlopen (SIGBUS): run it in a child. The
+    # damaged file replaces the library under a new inode: truncating the loaded one in
+    # place would pull the pages from under this process (a crash when it exits).
+    damaged = folder / "damaged.so"
+    damaged.write_bytes(library.read_bytes()[: size // 2])
+    os.replace(damaged, library)
     code = f"import sys; sys.path.insert(0, {str(folder)!r})\ntry:\n    import twice\nexcept ImportError as err:\n" \
            "    print(err)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
