@@ -1,7 +1,10 @@
-"""The ``tad`` dialect: its IRDL declaration, op builders and shape rules.
+"""The ``tad`` dialect: its op records, the value-level builder, and loading it into a context.
 
-The dialect is declared once, in ``tad.irdl.mlir`` beside this file, and loaded
-into an MLIR context with :func:`load`.
+Every op is described by one record (:mod:`tensorad.dialects.record`),
+registered by the module of its family (:mod:`tensorad.dialects.families`).
+The IRDL declaration is generated from the records (``tad.irdl.mlir`` beside
+this file holds the same text for ``mlir-opt --irdl-file``) and loaded into an
+MLIR context with :func:`load`.
 
 Examples
 --------
@@ -20,22 +23,25 @@ from pathlib import Path
 from mlir import ir
 from mlir.dialects import irdl
 
-from .lean import install as _install_lean_dialect_modules
+from .lean import install as install_lean_dialect_modules
 
-_install_lean_dialect_modules()
+install_lean_dialect_modules()
+
+from . import families  # noqa: E402,F401  (registers every op record)
+from .record import irdl_text  # noqa: E402
 IRDL_PATH = Path(__file__).with_name("tad.irdl.mlir")
 
 
 @lru_cache(maxsize=None)
 def irdl_source() -> str:
-    """Return the text of the dialect's IRDL declaration.
+    """Return the text of the dialect's IRDL declaration, generated from the op records.
 
     Examples
     --------
     >>> "irdl.dialect @tad" in irdl_source()
     True
     """
-    return IRDL_PATH.read_text()
+    return irdl_text()
 
 
 def load(ctx: ir.Context) -> None:

@@ -1,8 +1,13 @@
+// GENERATED from the op records in tensorad/dialects/families/ by
+// `python -m tensorad.dialects.irdl_file`: edit the records, not this file
+// (test/python/test_dialect_records.py checks that it is up to date).
+//
 // The tad dialect: tensor ops that upstream arith/math/tensor/scf/func do not
 // provide at this level. Static shapes; shape rules IRDL cannot state are checked
-// by the tad-verify pass (tensorad/dialects/shapes.py).
+// by the tad-verify pass (the shape rules of the records).
 // Each operand and result has its own constraint variable: an IRDL variable binds one type.
 irdl.dialect @tad {
+  // ---- structure ----
   // Broadcasts `operand` into the result shape; operand dim i maps to result dim broadcast_dimensions[i] (size 1 or equal).
   irdl.operation @broadcast_in_dim {
     %0 = irdl.base "!builtin.tensor"
@@ -72,6 +77,7 @@ irdl.dialect @tad {
     irdl.operands(operand: %0)
     irdl.results(result: %1)
   }
+  // ---- contraction ----
   // Contraction; result dims are batch dims, then lhs free dims, then rhs free dims.
   irdl.operation @dot_general {
     %0 = irdl.base "!builtin.tensor"
@@ -85,6 +91,7 @@ irdl.dialect @tad {
     irdl.results(result: %2)
     irdl.attributes {"lhs_batching_dimensions" = %3, "rhs_batching_dimensions" = %4, "lhs_contracting_dimensions" = %5, "rhs_contracting_dimensions" = %6}
   }
+  // ---- reductions ----
   // Sum over `dimensions` (removed from the result).
   irdl.operation @reduce_sum {
     %0 = irdl.base "!builtin.tensor"
@@ -121,6 +128,7 @@ irdl.dialect @tad {
     irdl.results(result: %1)
     irdl.attributes {"axis" = %2}
   }
+  // ---- markers ----
   // Identity whose derivative is zero.
   irdl.operation @stop_gradient {
     %0 = irdl.base "!builtin.tensor"
@@ -142,7 +150,7 @@ irdl.dialect @tad {
     irdl.operands(operand: %0)
     irdl.results(result: %1)
   }
-  // ---- neural-network and indexing ops (TVM Relax's relax.op.grad names) ----
+  // ---- convolution ----
   // 2-D convolution, data NCHW, weight OIHW (O, C/groups, KH, KW); padding = (top, left, bottom, right).
   irdl.operation @conv2d {
     %0 = irdl.base "!builtin.tensor"
@@ -182,6 +190,7 @@ irdl.dialect @tad {
     irdl.results(result: %2)
     irdl.attributes {"strides" = %3, "padding" = %4, "dilation" = %5, "groups" = %6}
   }
+  // ---- pooling ----
   // Max pooling over NCHW windows; padding counts as -inf.
   irdl.operation @max_pool2d {
     %0 = irdl.base "!builtin.tensor"
@@ -238,6 +247,7 @@ irdl.dialect @tad {
     irdl.results(result: %2)
     irdl.attributes {"pool_size" = %3, "strides" = %4, "padding" = %5, "dilation" = %6, "ceil_mode" = %7, "count_include_pad" = %8}
   }
+  // ---- indexing ----
   // Gathers along axis: result shape data[:axis] + indices + data[axis+1:]; integer indices, clamped.
   irdl.operation @take {
     %0 = irdl.base "!builtin.tensor"
@@ -258,6 +268,7 @@ irdl.dialect @tad {
     irdl.results(result: %2)
     irdl.attributes {"axis" = %3}
   }
+  // ---- loss ----
   // Negative log-likelihood of log-probabilities (N, C) or (C) at integer targets, per-class weights; reduction mean, sum or none.
   irdl.operation @nll_loss {
     %0 = irdl.base "!builtin.tensor"

@@ -41,7 +41,7 @@ from typing import Callable, Optional
 import numpy as np
 from mlir import ir
 
-from ..dialects import ops
+from ..dialects import builder as ops
 from ..dialects.rules import registrar
 from ..dialects.shapes import python_attrs
 from .walk import collect

@@ -33,7 +33,7 @@ from mlir.dialects import arith, func, scf
 
 import tensorad.numpy as tnp
 from tensorad import dtypes
-from tensorad.dialects import ops as tad_ops
+from tensorad.dialects import builder as tad_ops
 from tensorad.tracing import Tracer, emitting_at
 
 from . import control_flow, forward, nn_conv, nn_indexing, nn_pool, reverse, slicing  # noqa: F401  (modules of rules register them)

@@ -32,7 +32,7 @@ from mlir import ir
 from mlir.dialects import arith, scf, tensor
 
 import tensorad.numpy as tnp
-from tensorad.dialects import ops as tad_ops
+from tensorad.dialects import builder as tad_ops
 from tensorad.passes.remat import revolve
 from tensorad.passes.remat.revolve import Action, Kind
 from tensorad.tracing import Tracer

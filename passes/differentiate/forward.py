@@ -13,7 +13,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import func
 
-from tensorad.dialects import ops as tad_ops
+from tensorad.dialects import builder as tad_ops
 from tensorad.tracing import Tracer, emitting_at
 
 from .activity import captured_values, carries_derivative, written_memrefs
@@ -23,7 +23,7 @@ from .signature import DerivativeError
 
 def zeros_like(value: ir.Value, prefix: tuple) -> Tracer:
     """Zeros shaped like ``value`` with a batch ``prefix`` (dynamic dims, as a tape's, included)."""
-    return Tracer.of(tad_ops.zeros_shaped_like(value, prefix))
+    return Tracer.of(tad_ops.zeros_like(value, prefix))
 
 
 class Forward:

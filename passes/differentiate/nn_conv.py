@@ -31,7 +31,7 @@ from __future__ import annotations
 from math import prod
 
 import tensorad.numpy as tnp
-from tensorad.dialects import ops
+from tensorad.dialects import builder as ops
 from tensorad.tracing import Tracer
 
 from .rules import JVP_RULES, VJP_RULES, RuleContext

@@ -26,7 +26,7 @@ Examples
 from __future__ import annotations
 
 import tensorad.numpy as tnp
-from tensorad.dialects import ops
+from tensorad.dialects import builder as ops
 from tensorad.tracing import Tracer
 
 from .rules import RuleContext, deflinear

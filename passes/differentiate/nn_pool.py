@@ -31,7 +31,7 @@ from itertools import product
 import numpy as np
 
 import tensorad.numpy as tnp
-from tensorad.dialects import ops
+from tensorad.dialects import builder as ops
 from tensorad.tracing import Tracer
 
 from ..lower.nn_pool import pool_window

@@ -31,7 +31,7 @@ import numpy as np
 from mlir import ir
 
 import tensorad.numpy as tnp
-from tensorad.dialects import ops
+from tensorad.dialects import builder as ops
 from tensorad.dialects.shapes import python_attrs
 from tensorad.tracing import Tracer
 

@@ -3,8 +3,8 @@
 Offsets, sizes and strides may be dynamic (loop rows of ``scan`` and the
 growing tapes of reversed while loops, which forward mode meets in a
 jvp of a grad). A batch prefix ``P`` adds leading dimensions taken whole.
-Slices with no elements are built by :func:`tensorad.dialects.ops.extract_slice`
-and :func:`~tensorad.dialects.ops.insert_slice`, which leave them out.
+Slices with no elements are built by :func:`tensorad.dialects.builder.extract_slice`
+and :func:`~tensorad.dialects.builder.insert_slice`, which leave them out.
 
 Examples
 --------
@@ -18,7 +18,7 @@ from mlir import ir
 from mlir.dialects import tensor
 
 import tensorad.numpy as tnp
-from tensorad.dialects import ops as tad_ops
+from tensorad.dialects import builder as tad_ops
 from tensorad.tracing import Tracer
 
 from .forward import zeros_like

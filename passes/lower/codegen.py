@@ -59,7 +59,7 @@ from mlir import ir
 from mlir.dialects import scf, tensor
 from mlir.dialects.transform import interpreter
 
-from . import linalg_ops as linalg
+from ...dialects import linalg_builder as linalg
 from ..options import option
 from ..walk import collect, defined_outside, defining_op, splice_block
 from .host import vector_bits as host_vector_bits

@@ -42,7 +42,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects.transform import interpreter
 
-from . import linalg_ops as linalg
+from ...dialects import linalg_builder as linalg
 
 from ..walk import collect, position_in_block
 

@@ -52,7 +52,7 @@ from typing import Callable, Sequence, Union
 from mlir import ir
 from mlir.dialects import arith, scf, tensor
 
-from . import linalg_ops as linalg
+from ...dialects import linalg_builder as linalg
 from ...dialects.shapes import python_attrs
 from .to_linalg import _affine_map, _permuted, _splat, _zero, lowering
 

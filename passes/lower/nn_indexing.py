@@ -31,7 +31,7 @@ from typing import Callable, Sequence
 from mlir import ir
 from mlir.dialects import arith, scf, tensor
 
-from . import linalg_ops as linalg
+from ...dialects import linalg_builder as linalg
 from ...dialects.shapes import python_attrs
 from .to_linalg import (_ADD, _affine_map, _category, _from_flat, _generic, _parallel, _reduction,
                         _splat, _to_flat, _zero, lowering)

@@ -47,7 +47,7 @@ from mlir import ir
 from mlir.dialects import affine, arith, scf, tensor
 
 from ...dialects.shapes import python_attrs
-from . import linalg_ops as linalg
+from ...dialects import linalg_builder as linalg
 from .to_linalg import (_affine_map, _empty, _generic, _greater, _lowest,
                         _parallel, _splat, _static_slice_args, _zero, lowering)
 

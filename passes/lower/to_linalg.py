@@ -30,8 +30,8 @@ from typing import Callable, Optional, Sequence
 from mlir import ir
 from mlir.dialects import arith, tensor
 
-from . import linalg_ops as linalg
-from ...dialects.ops import extract_slice, insert_slice, scalar_attr
+from ...dialects import linalg_builder as linalg
+from ...dialects.builder import extract_slice, insert_slice, scalar_attr
 from ...dialects.rules import registrar
 from ...dialects.shapes import python_attrs
 from ..walk import collect

@@ -27,7 +27,7 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import func
 
-from tensorad.dialects import ops as _ops
+from tensorad.dialects import builder
 
 from . import numpy as tnp
 from . import tree
@@ -46,7 +46,7 @@ def stop_gradient(x):
     >>> ta.grad(lambda x: x * ta.stop_gradient(x))(3.0)
     array(3.)
     """
-    return tree.tree_map(lambda leaf: Tracer.of(_ops.marker("stop_gradient", tnp.asarray(leaf).value)), x)
+    return tree.tree_map(lambda leaf: Tracer.of(builder.marker("stop_gradient", tnp.asarray(leaf).value)), x)
 
 
 def _tensor_type(shape, dtype) -> ir.RankedTensorType:

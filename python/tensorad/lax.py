@@ -21,7 +21,7 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith, scf, tensor
 
-from tensorad.dialects import ops as _ops
+from tensorad.dialects import builder
 
 from . import numpy as tnp
 from . import tree
@@ -252,7 +252,7 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
             last = arith.ConstantOp(index_type, n - 1).result
             i = arith.SubIOp(last, i_value).result
         ref["row"] = i
-        x = tree.unflatten(x_tree, [Tracer.of(_ops.dynamic_row(x.value, i)) for x in x_leaves])
+        x = tree.unflatten(x_tree, [Tracer.of(builder.dynamic_row(x.value, i)) for x in x_leaves])
         carry = tree.unflatten(carry_tree, [Tracer.of(v) for v in carry_values])
         out = f(carry, x)
         if not (isinstance(out, tuple) and len(out) == 2):
@@ -277,7 +277,7 @@ def scan(f: Callable, init, xs=None, length: int | None = None, reverse: bool = 
     # the reversed index computed from it in the body).
     row = ref["row"] if reverse else loop.induction_variable
     with ir.InsertionPoint(loop.body):
-        stacked = [Tracer.of(_ops.insert_row(s, y.value, row))
+        stacked = [Tracer.of(builder.insert_row(s, y.value, row))
                    for s, y in zip(inner[len(carry_leaves):], y_leaves)]
         scf.YieldOp([x.value for x in new_leaves + stacked])
     results = [Tracer.of(r) for r in loop.results]

@@ -23,7 +23,7 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith, tensor
 
-from tensorad.dialects import ops as _ops
+from tensorad.dialects import builder
 
 from . import dtypes as _dt
 from .errors import TracingError
@@ -62,7 +62,7 @@ def _wrap(value: ir.Value) -> Tracer:
 
 def _splat(value, shape, dtype) -> Tracer:
     dtype = _dt.check_supported(dtype)
-    return _wrap(_ops.constant(value, shape, _dt.to_mlir(dtype)))
+    return _wrap(builder.constant(value, shape, _dt.to_mlir(dtype)))
 
 
 def _is_scalar(x) -> bool:
@@ -102,7 +102,7 @@ def astype(x, dtype) -> Tracer:
     x = asarray(x)
     if x.dtype == dtype:
         return x
-    return _wrap(_ops.convert(x.value, _dt.to_mlir(dtype)))
+    return _wrap(builder.convert(x.value, _dt.to_mlir(dtype)))
 
 
 def _broadcast_shapes(*shapes) -> tuple:
@@ -127,7 +127,7 @@ def broadcast_to(x, shape) -> Tracer:
     if len(shape) < x.ndim or builtins.any(n not in (1, m) for n, m in zip(x.shape[::-1], shape[::-1])):
         raise TracingError(f"cannot broadcast shape {x.shape} to {shape}")
     lead = len(shape) - x.ndim
-    return _wrap(_ops.broadcast_in_dim(x.value, shape, range(lead, len(shape))))
+    return _wrap(builder.broadcast_in_dim(x.value, shape, range(lead, len(shape))))
 
 
 def _operands(*args, dtype=None) -> list:
@@ -491,7 +491,7 @@ def reshape(x, shape, *more) -> Tracer:
         raise TracingError(f"cannot reshape array of size {x.size} into shape {tuple(shape)}")
     if tuple(shape) == x.shape:
         return x
-    return _wrap(_ops.reshape(x.value, shape))
+    return _wrap(builder.reshape(x.value, shape))
 
 
 @emits_ops
@@ -509,7 +509,7 @@ def transpose(x, axes=None) -> Tracer:
         raise TracingError(f"axes {axes} don't match an array of dimension {x.ndim}")
     if axes == tuple(range(x.ndim)):
         return x
-    return _wrap(_ops.transpose(x.value, axes))
+    return _wrap(builder.transpose(x.value, axes))
 
 
 @emits_ops
@@ -633,7 +633,7 @@ def take(a, indices, axis=None) -> Tracer:
         raise TracingError("cannot take along an axis of a 0-dimensional array")
     axis = _normalize_axis(axis, a.ndim)
     index = _gather_indices(indices, a.shape[axis], axis)
-    return _wrap(_ops.take(a.value, index.value, axis))
+    return _wrap(builder.take(a.value, index.value, axis))
 
 
 @emits_ops
@@ -669,9 +669,9 @@ def take_along_axis(arr, indices, axis) -> Tracer:
     offsets = multiply(broadcast_to(index, shape), int(strides[axis]))
     for d, n in enumerate(arr.shape):
         if d != axis and n != 1:
-            position = _wrap(_ops.iota(shape, d, _dt.to_mlir(int64)))
+            position = _wrap(builder.iota(shape, d, _dt.to_mlir(int64)))
             offsets = add(offsets, multiply(position, int(strides[d])))
-    return _wrap(_ops.take(ravel(arr).value, offsets.value, 0))
+    return _wrap(builder.take(ravel(arr).value, offsets.value, 0))
 
 
 def _index_error(message: str):
@@ -696,7 +696,7 @@ def _dynamic_first_index(x: Tracer, index: Tracer) -> Tracer:
     clamped = astype(minimum(maximum(wrapped, 0), n - 1), int64)
     scalar = tensor.ExtractOp(clamped.value, []).result
     row = arith.IndexCastOp(ir.IndexType.get(), scalar).result
-    return _wrap(_ops.dynamic_row(x.value, row))
+    return _wrap(builder.dynamic_row(x.value, row))
 
 
 @emits_ops
@@ -747,7 +747,7 @@ def getitem(x, key) -> Tracer:
             _index_error(f"unsupported index {k!r} of type {type(k).__name__}")
         dim += 1
     if (start, limit, strides) != ([0] * x.ndim, list(x.shape), [1] * x.ndim):
-        x = _wrap(_ops.slice_(x.value, start, limit, strides))
+        x = _wrap(builder.slice_(x.value, start, limit, strides))
     return reshape(x, out_shape)
 
 
@@ -772,7 +772,7 @@ def _reduce(kind: str, x, axis, keepdims: bool, dtype=None) -> Tracer:
         raise TracingError(f"zero-size array to reduction operation {kind}imum which has no identity")
     if _dt.is_bool(x.dtype) and kind != "sum":  # any/all
         return astype(_reduce(kind, astype(x, int32), axes, keepdims), bool_)
-    out = _wrap(_ops.reduce(kind, x.value, axes))
+    out = _wrap(builder.reduce(kind, x.value, axes))
     return _keep(out, x, axes, keepdims)
 
 
@@ -851,7 +851,7 @@ def argmax(x, axis=None, keepdims: bool = False) -> Tracer:
     a = _normalize_axis(axis, x.ndim)
     if x.shape[a] == 0:
         raise TracingError("attempt to get argmax of an empty sequence")
-    return _keep(_wrap(_ops.argmax(x.value, a)), x, (a,), keepdims)
+    return _keep(_wrap(builder.argmax(x.value, a)), x, (a,), keepdims)
 
 
 @emits_ops
@@ -868,7 +868,7 @@ def argmin(x, axis=None, keepdims: bool = False) -> Tracer:
 # ----------------------------------------------------------------------------
 
 def _dot_general(a: Tracer, b: Tracer, batch: tuple, contract: tuple) -> Tracer:
-    return _wrap(_ops.dot_general(a.value, b.value, batch[0], batch[1], contract[0], contract[1]))
+    return _wrap(builder.dot_general(a.value, b.value, batch[0], batch[1], contract[0], contract[1]))
 
 
 def _promote_pair(a, b):
@@ -1001,7 +1001,7 @@ def arange(start, stop=None, step=1, dtype=None) -> Tracer:
         dtype = float64 if _dt.is_float(dtype) else int64
     dtype = _dt.check_supported(dtype)
     n = builtins.max(int(_math.ceil((stop - start) / step)), 0)
-    out = _wrap(_ops.iota((n,), 0, _dt.to_mlir(dtype)))
+    out = _wrap(builder.iota((n,), 0, _dt.to_mlir(dtype)))
     if step != 1:
         out = multiply(out, np.array(step, dtype))
     if start != 0:
@@ -1013,8 +1013,8 @@ def arange(start, stop=None, step=1, dtype=None) -> Tracer:
 def eye(n: int, m: int | None = None, k: int = 0, dtype=float64) -> Tracer:
     """A 2-D array with ones on the ``k``-th diagonal."""
     m = n if m is None else m
-    rows = _wrap(_ops.iota((n, m), 0, _dt.to_mlir(int64)))
-    cols = _wrap(_ops.iota((n, m), 1, _dt.to_mlir(int64)))
+    rows = _wrap(builder.iota((n, m), 0, _dt.to_mlir(int64)))
+    cols = _wrap(builder.iota((n, m), 1, _dt.to_mlir(int64)))
     return astype(equal(add(rows, k), cols), dtype)
 
 

@@ -31,7 +31,7 @@ from typing import Callable
 from mlir import ir
 
 from . import tree
-from tensorad.dialects.ops import marker
+from tensorad.dialects.builder import marker
 from tensorad.passes.remat.graph import POLICIES
 
 from .compiler import Jitted, jit, run_stages

@@ -37,7 +37,7 @@ from mlir import ir
 import tensorad as ta
 import tensorad.numpy as tnp
 from tensorad import lax
-from tensorad.dialects import ops as tad_ops
+from tensorad.dialects import builder as tad_ops
 from tensorad.passes.differentiate.rules import JVP_RULES, VJP_RULES, ZERO_DERIVATIVE
 from tensorad.tracing import Tracer, TraceState, emits_ops
 

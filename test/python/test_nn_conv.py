@@ -28,7 +28,7 @@ import pytest
 
 import tensorad as ta
 import tensorad.numpy as tnp
-from tensorad.dialects import ops as tad_ops
+from tensorad.dialects import builder as tad_ops
 from tensorad.errors import TracingError
 from tensorad.nn.conv import conv2d
 from tensorad.test_util import check_grads

@@ -20,7 +20,7 @@ import pytest
 
 import tensorad as ta
 import tensorad.numpy as tnp
-from tensorad.dialects import ops as tad_ops
+from tensorad.dialects import builder as tad_ops
 from tensorad.nn import cross_entropy, embedding, log_softmax, nll_loss
 from tensorad.test_util import check_grads
 from tensorad.tracing import Tracer, emits_ops

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from .. import dtypes
 from .. import numpy as tnp
-from ..dialects import ops
+from ..dialects import builder
 from ..dialects.shapes import ShapeError
 from ..errors import TracingError
 from ..tracing import Tracer, emits_ops, user_line
@@ -89,7 +89,7 @@ def conv2d(x, w, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
         raise TracingError(f"{user_line()}: conv2d of booleans; convert them to numbers first")
     x, w = tnp.asarray(x, dtype), tnp.asarray(w, dtype)
     try:
-        out = Tracer.of(ops.conv2d(x.value, w.value, _pair(stride, "stride"),
+        out = Tracer.of(builder.conv2d(x.value, w.value, _pair(stride, "stride"),
                                         _padding(padding), _pair(dilation, "dilation"), groups))
     except ShapeError as err:
         raise TracingError(f"{user_line()}: conv2d of {x.shape} with weight {w.shape}: {err}") \

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import tensorad.numpy as tnp
 from tensorad.autodiff import stop_gradient
-from tensorad.dialects import ops as _ops
+from tensorad.dialects import builder
 from tensorad.errors import TracingError
 from tensorad.tracing import Tracer, emits_ops
 
@@ -61,7 +61,7 @@ def _nll(log_probs: Tracer, targets: Tracer, weights: Tracer, reduction: str,
     if log_probs.ndim > 2:  # the op takes (N, C): move the classes last, flatten the samples
         classes_last = tnp.transpose(log_probs, (0, *range(2, log_probs.ndim), 1))
         log_probs, targets = tnp.reshape(classes_last, (-1, log_probs.shape[1])), tnp.ravel(targets)
-    loss = Tracer.of(_ops.nll_loss(log_probs.value, targets.value, weights.value, reduction,
+    loss = Tracer.of(builder.nll_loss(log_probs.value, targets.value, weights.value, reduction,
                                    ignore_index))
     return tnp.reshape(loss, samples) if reduction == "none" else loss
 

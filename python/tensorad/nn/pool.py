@@ -17,7 +17,7 @@ array([[[[ 5.,  7.],
 from __future__ import annotations
 
 from .. import numpy as tnp
-from ..dialects import ops
+from ..dialects import builder
 from ..dialects.shapes import ShapeError
 from ..errors import TracingError
 from ..tracing import Tracer, emits_ops, user_line
@@ -46,7 +46,7 @@ def _pool(kind: str, x, kernel_size, stride, padding, dilation, ceil_mode: bool,
                            f"kernel_size {kernel}")
     batched = x if x.ndim == 4 else tnp.reshape(x, (1,) + x.shape)
     try:
-        out = Tracer.of(ops.pool2d(kind, batched.value, kernel, strides, pad + pad,
+        out = Tracer.of(builder.pool2d(kind, batched.value, kernel, strides, pad + pad,
                                    _pair(dilation, "dilation", fn), ceil_mode, count_include_pad))
     except ShapeError as err:
         raise TracingError(f"{user_line()}: {fn} of {x.shape}: {err}") from None

@@ -1,0 +1,668 @@
+"""The value-level IR builder: the one way passes, rules and frontends emit ops.
+
+Functions here take and return :class:`Val` (or plain ``ir.Value``), insert at
+the current ``ir.InsertionPoint`` with the current ``ir.Location``, and build
+``tad``, ``arith``, ``math`` and ``tensor`` ops. There is no type promotion and
+no tracer: operands of an elementwise op must share an element type; a Python
+scalar takes the element type of the value it meets, and shapes broadcast as
+numpy's do (trailing dimensions aligned), which is what derivative rules need
+for a (co)tangent with a batch prefix. ``tad`` ops are checked (and their
+result types inferred) by the shape rule of their record, so any declared op
+can be built with :func:`build` without a function of its own. This module is
+to ``tensorad.numpy`` what ``jax.lax`` is to ``jax.numpy``.
+
+Examples
+--------
+>>> from mlir import ir
+>>> from tensorad.dialects import make_context
+>>> with make_context(), ir.Location.unknown():
+...     module = ir.Module.create()
+...     f32 = ir.F32Type.get()
+...     with ir.InsertionPoint(module.body):
+...         x = Val(constant(1.0, (2, 3), f32))
+...         y = transpose(x * 2.0 + 1.0, (1, 0))
+>>> str(y.type)
+'tensor<3x2xf32>'
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Sequence, Union
+
+from mlir import ir
+from mlir.dialects import arith, tensor
+
+from .shapes import TensorSpec, attr_to_python, infer
+
+Scalar = Union[bool, int, float]
+
+
+def _i64_array(values: Sequence[int]) -> ir.Attribute:
+    return ir.DenseI64ArrayAttr.get([int(v) for v in values])
+
+
+def build(name: str, operands: Sequence, attributes: dict, result: TensorSpec | None = None) -> "Val":
+    """Create the ``tad`` op ``name`` after checking it with the shape rule of its record.
+
+    ``result`` is needed for ops whose result type the rule cannot infer
+    (``reshape``, ``broadcast_in_dim``, ``iota``, ``constant``, ``convert``
+    and the backward ops, which take the shape of a primal).
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     with ir.InsertionPoint(module.body):
+    ...         x = constant(0.0, (4, 2), ir.F64Type.get())
+    ...         y = build("tad.reduce_sum", [x], {"dimensions": ir.DenseI64ArrayAttr.get([1])})
+    >>> y.shape
+    (4,)
+    """
+    specs = [TensorSpec.of(v.type) for v in operands]
+    py_attrs = {k: attr_to_python(a) for k, a in attributes.items()}
+    [out] = infer(name, specs, py_attrs, None if result is None else [result])
+    op = ir.Operation.create(name, results=[out.to_type()], operands=operands, attributes=attributes)
+    return Val(op.result)
+
+
+class Val(ir.Value):
+    """An ``ir.Value`` with the operators and properties rules are written with.
+
+    ``Val(v)`` views any value; it is still that value (usable as an operand,
+    equal to ``v``). ``a * b``, ``a + 1.0``, ``-a``, ``a / b`` build ``arith``
+    ops (see :func:`elementwise`); ``shape``, ``ndim`` and ``element_type``
+    read the type.
+    """
+
+    @property
+    def shape(self) -> tuple:
+        return tuple(self.type.shape) if isinstance(self.type, ir.ShapedType) else ()
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def element_type(self) -> ir.Type:
+        return self.type.element_type if isinstance(self.type, ir.ShapedType) else self.type
+
+    @property
+    def is_float(self) -> bool:
+        return isinstance(self.element_type, ir.FloatType)
+
+    def astype(self, element_type: ir.Type) -> "Val":
+        """Convert the elements (``tad.convert``; the value itself when the type is already right)."""
+        return convert(self, element_type)
+
+    def __add__(self, other):
+        return add(self, other)
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        return subtract(self, other)
+
+    def __rsub__(self, other):
+        return subtract(other, self)
+
+    def __mul__(self, other):
+        return multiply(self, other)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        return divide(self, other)
+
+    def __rtruediv__(self, other):
+        return divide(other, self)
+
+    def __neg__(self):
+        return negative(self)
+
+
+def wrap(x) -> Val:
+    """``x`` as a :class:`Val` (``ir.Value`` or ``Val``)."""
+    return x if isinstance(x, Val) else Val(x)
+
+
+# ----------------------------------------------------------------------------
+# Constants
+# ----------------------------------------------------------------------------
+
+def scalar_attr(value, element_type: ir.Type) -> ir.Attribute:
+    """Return ``value`` as a float or integer attribute of ``element_type``."""
+    if isinstance(element_type, ir.FloatType):
+        return ir.FloatAttr.get(element_type, float(value))
+    return ir.IntegerAttr.get(element_type, int(value))
+
+
+def constant(value, shape: Sequence[int], element_type: ir.Type) -> Val:
+    """A tensor of ``shape`` filled with the scalar ``value`` (``tad.constant``)."""
+    return build("tad.constant", [], {"value": scalar_attr(value, element_type)},
+                 TensorSpec(tuple(shape), element_type))
+
+
+def zeros(shape: Sequence[int], element_type: ir.Type) -> Val:
+    """Zeros of ``shape``."""
+    return constant(0, shape, element_type)
+
+
+def ones(shape: Sequence[int], element_type: ir.Type) -> Val:
+    """Ones of ``shape``."""
+    return constant(1, shape, element_type)
+
+
+# ----------------------------------------------------------------------------
+# Elementwise arith and math
+# ----------------------------------------------------------------------------
+
+def broadcast_shapes(*shapes) -> tuple:
+    """numpy's broadcast of static shapes; equal shapes (dynamic dims included) broadcast to themselves.
+
+    Examples
+    --------
+    >>> broadcast_shapes((3, 1), (2, 1, 4))
+    (2, 3, 4)
+    """
+    if all(tuple(s) == tuple(shapes[0]) for s in shapes):
+        return tuple(shapes[0])
+    rank = max(len(s) for s in shapes)
+    out = []
+    for d in range(rank):
+        sizes = {s[d - rank + len(s)] for s in shapes if d - rank + len(s) >= 0} - {1}
+        if len(sizes) > 1:
+            raise ValueError(f"shapes {' '.join(str(tuple(s)) for s in shapes)} do not broadcast together")
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
+
+
+def _operands(args: Sequence, element_type: ir.Type | None = None) -> list:
+    """Tensors of one shape for ``args``: values broadcast, Python scalars splatted.
+
+    Every value must have ``element_type`` (the first value's by default);
+    there is no promotion.
+    """
+    values = [wrap(a) for a in args if not isinstance(a, (bool, int, float))]
+    if not values:
+        raise TypeError("an elementwise op needs at least one IR value among its operands")
+    element_type = element_type or values[0].element_type
+    for v in values:
+        if v.element_type != element_type:
+            raise TypeError(f"element types differ: {v.element_type} and {element_type} "
+                            "(the builder does not promote; convert first)")
+    shape = broadcast_shapes(*(v.shape for v in values))
+    return [constant(a, shape, element_type) if isinstance(a, (bool, int, float))
+            else broadcast_to(a, shape) for a in args]
+
+
+def elementwise(name: str, args: Sequence, result_element_type: ir.Type | None = None,
+                attributes: dict | None = None, operand_element_type: ir.Type | None = None) -> Val:
+    """Upstream elementwise op ``name`` (``arith.addf``, ``math.exp``) on broadcast operands.
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     with ir.InsertionPoint(module.body):
+    ...         x = zeros((2, 3), ir.F32Type.get())
+    ...         y = elementwise("math.exp", [x])
+    >>> y.owner.name
+    'math.exp'
+    """
+    operands = _operands(args, operand_element_type)
+    like = operands[0]
+    out_type = ir.RankedTensorType.get(list(like.shape), result_element_type or like.element_type) \
+        if isinstance(like.type, ir.RankedTensorType) else (result_element_type or like.element_type)
+    op = ir.Operation.create(name, results=[out_type], operands=list(operands),
+                             attributes=attributes or {})
+    return Val(op.result)
+
+
+def _kind(args: Sequence) -> str:
+    t = next(wrap(a) for a in args if not isinstance(a, (bool, int, float))).element_type
+    if isinstance(t, ir.FloatType):
+        return "float"
+    return "bool" if isinstance(t, ir.IntegerType) and t.width == 1 else "int"
+
+
+def _by_kind(float_op: str | None, int_op: str | None, bool_op: str | None = None):
+    table = {"float": float_op, "int": int_op, "bool": bool_op}
+
+    def fn(*args):
+        name = table[_kind(args)]
+        if name is None:
+            raise TypeError(f"no op for {_kind(args)} operands among {[n for n in table.values() if n]}")
+        return elementwise(name, args)
+
+    return fn
+
+
+add = _by_kind("arith.addf", "arith.addi", "arith.ori")
+subtract = _by_kind("arith.subf", "arith.subi")
+multiply = _by_kind("arith.mulf", "arith.muli", "arith.andi")
+divide = _by_kind("arith.divf", "arith.divsi")
+maximum = _by_kind("arith.maximumf", "arith.maxsi", "arith.ori")
+minimum = _by_kind("arith.minimumf", "arith.minsi", "arith.andi")
+power = _by_kind("math.powf", "math.ipowi")
+atan2 = _by_kind("math.atan2", None)
+logical_and = _by_kind(None, None, "arith.andi")
+logical_or = _by_kind(None, None, "arith.ori")
+for _fn, _name in ((add, "add"), (subtract, "subtract"), (multiply, "multiply"), (divide, "divide"),
+                   (maximum, "maximum"), (minimum, "minimum"), (power, "power"), (atan2, "atan2"),
+                   (logical_and, "logical_and"), (logical_or, "logical_or")):
+    _fn.__name__ = _fn.__qualname__ = _name
+    _fn.__doc__ = f"Elementwise ``{_name}`` of operands of one element type (Python scalars adapt)."
+
+
+def _unary(op_name: str):
+    def fn(x):
+        return elementwise(op_name, [x])
+
+    fn.__name__ = fn.__qualname__ = op_name.split(".")[1]
+    fn.__doc__ = f"Elementwise ``{op_name}``."
+    return fn
+
+
+exp, expm1, log, log1p = _unary("math.exp"), _unary("math.expm1"), _unary("math.log"), _unary("math.log1p")
+sin, cos, tan, tanh = _unary("math.sin"), _unary("math.cos"), _unary("math.tan"), _unary("math.tanh")
+sqrt, rsqrt, absf, floor = _unary("math.sqrt"), _unary("math.rsqrt"), _unary("math.absf"), _unary("math.floor")
+
+
+def negative(x) -> Val:
+    """Elementwise ``-x`` (``arith.negf`` for floats, ``0 - x`` for integers)."""
+    x = wrap(x)
+    return elementwise("arith.negf", [x]) if x.is_float else subtract(0, x)
+
+
+def square(x) -> Val:
+    """Elementwise ``x * x``."""
+    return multiply(x, x)
+
+
+def reciprocal(x) -> Val:
+    """Elementwise ``1 / x`` of floats."""
+    return divide(1.0, x)
+
+
+_CMPF = {"eq": 1, "gt": 2, "ge": 3, "lt": 4, "le": 5, "ne": 13}  # ordered, except != (une)
+_CMPI_SIGNED = {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}
+_CMPI_UNSIGNED = {"eq": 0, "ne": 1, "lt": 6, "le": 7, "gt": 8, "ge": 9}
+
+
+def compare(kind: str, a, b) -> Val:
+    """Elementwise comparison ``kind`` in ``eq ne lt le gt ge``; an ``i1`` tensor (bools compare unsigned)."""
+    category = _kind([a, b])
+    if category == "float":
+        name, predicate = "arith.cmpf", _CMPF[kind]
+    else:
+        name = "arith.cmpi"
+        predicate = (_CMPI_UNSIGNED if category == "bool" else _CMPI_SIGNED)[kind]
+    attr = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), predicate)
+    return elementwise(name, [a, b], ir.IntegerType.get_signless(1), {"predicate": attr})
+
+
+def equal(a, b) -> Val:
+    """Elementwise ``a == b``."""
+    return compare("eq", a, b)
+
+
+def not_equal(a, b) -> Val:
+    """Elementwise ``a != b`` (true where either is NaN)."""
+    return compare("ne", a, b)
+
+
+def less(a, b) -> Val:
+    """Elementwise ``a < b``."""
+    return compare("lt", a, b)
+
+
+def greater(a, b) -> Val:
+    """Elementwise ``a > b``."""
+    return compare("gt", a, b)
+
+
+def select(condition, on_true, on_false) -> Val:
+    """``arith.select``: ``on_true`` where ``condition`` (an ``i1`` tensor) holds, else ``on_false``.
+
+    Scalars take the element type of the other branch; all three broadcast.
+    """
+    branches = [wrap(v) for v in (on_true, on_false) if not isinstance(v, (bool, int, float))]
+    if not branches:
+        raise TypeError("select needs an IR value in one of its branches to know the element type")
+    element_type = branches[0].element_type
+    condition = wrap(condition)
+    shape = broadcast_shapes(condition.shape, *(b.shape for b in branches))
+    a, b = _operands([on_true, on_false, branches[0]], element_type)[:2]
+    a, b = broadcast_to(a, shape), broadcast_to(b, shape)
+    op = ir.Operation.create("arith.select", results=[a.type],
+                             operands=[broadcast_to(condition, shape), a, b])
+    return Val(op.result)
+
+
+def sign(x) -> Val:
+    """Elementwise sign of floats: -1, 0 or 1; NaN stays NaN."""
+    x = wrap(x)
+    s = select(greater(x, 0.0), 1.0, select(less(x, 0.0), -1.0, 0.0 * x))
+    return select(not_equal(x, x), x, s)
+
+
+def convert(x, element_type: ir.Type) -> Val:
+    """Convert the elements of ``x`` to ``element_type`` (``tad.convert``; ``x`` when already of it)."""
+    x = wrap(x)
+    if x.element_type == element_type:
+        return x
+    return build("tad.convert", [x], {}, TensorSpec(x.shape, element_type))
+
+
+# ----------------------------------------------------------------------------
+# Structure, contraction and reduction (tad ops)
+# ----------------------------------------------------------------------------
+
+def broadcast_to(x, shape: Sequence[int]) -> Val:
+    """Broadcast ``x`` to ``shape`` aligning trailing dimensions (numpy's rule)."""
+    x = wrap(x)
+    shape = tuple(shape)
+    if x.shape == shape:
+        return x
+    lead = len(shape) - x.ndim
+    return broadcast_in_dim(x, shape, range(lead, len(shape)))
+
+
+def sum(x, dimensions: Sequence[int], keepdims: bool = False) -> Val:  # noqa: A001 (numpy's name)
+    """Sum of ``x`` over ``dimensions`` (``tad.reduce_sum``), keeping them as size 1 with ``keepdims``."""
+    x = wrap(x)
+    dims = sorted({d % max(x.ndim, 1) for d in dimensions})
+    if not dims:
+        return x
+    out = reduce("sum", x, dims)
+    if keepdims:
+        out = reshape(out, [1 if d in dims else n for d, n in enumerate(x.shape)])
+    return out
+
+
+def concatenate(parts: Sequence, axis: int) -> Val:
+    """Join tensors of one element type along ``axis`` (``tensor.concat``)."""
+    parts = [wrap(p) for p in parts]
+    if len(parts) == 1:
+        return parts[0]
+    shape = list(parts[0].shape)
+    shape[axis] = builtins.sum(p.shape[axis] for p in parts)
+    op = ir.Operation.create(
+        "tensor.concat", results=[ir.RankedTensorType.get(shape, parts[0].element_type)],
+        operands=parts,
+        attributes={"dim": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis)})
+    return Val(op.result)
+
+
+def broadcast_in_dim(x, shape: Sequence[int], broadcast_dimensions: Sequence[int]) -> Val:
+    """Broadcast ``x`` to ``shape``; operand dim i becomes result dim ``broadcast_dimensions[i]``."""
+    out = TensorSpec(tuple(shape), Val(x).element_type)
+    return build("tad.broadcast_in_dim", [x],
+                  {"broadcast_dimensions": _i64_array(broadcast_dimensions)}, out)
+
+
+def reshape(x, shape: Sequence[int]) -> Val:
+    """Row-major reshape of ``x`` to ``shape``."""
+    out = TensorSpec(tuple(shape), Val(x).element_type)
+    return build("tad.reshape", [x], {}, out)
+
+
+def transpose(x, permutation: Sequence[int]) -> Val:
+    """Permute the dimensions of ``x``: result dim i is operand dim ``permutation[i]``."""
+    return build("tad.transpose", [x], {"permutation": _i64_array(permutation)})
+
+
+def slice_(x, start: Sequence[int], limit: Sequence[int], strides: Sequence[int]) -> Val:
+    """Strided slice ``x[start:limit:strides]`` along every dimension."""
+    return build("tad.slice", [x], {"start_indices": _i64_array(start),
+                                     "limit_indices": _i64_array(limit),
+                                     "strides": _i64_array(strides)})
+
+
+def pad(x, value, low: Sequence[int], high: Sequence[int],
+        interior: Sequence[int]) -> Val:
+    """Pad ``x`` with the rank-0 tensor ``value``: ``low``/``high`` at the edges, ``interior`` between elements."""
+    return build("tad.pad", [x, value], {"edge_padding_low": _i64_array(low),
+                                          "edge_padding_high": _i64_array(high),
+                                          "interior_padding": _i64_array(interior)})
+
+
+def iota(shape: Sequence[int], dimension: int, element_type: ir.Type) -> Val:
+    """A tensor whose entries count along ``dimension`` (0, 1, 2, ...)."""
+    return build("tad.iota", [], {"iota_dimension": _i64(dimension)},
+                  TensorSpec(tuple(shape), element_type))
+
+
+def dot_general(lhs, rhs, lhs_batching: Sequence[int], rhs_batching: Sequence[int],
+                lhs_contracting: Sequence[int], rhs_contracting: Sequence[int]) -> Val:
+    """General contraction; the result has batch dims, then lhs free dims, then rhs free dims."""
+    return build("tad.dot_general", [lhs, rhs], {
+        "lhs_batching_dimensions": _i64_array(lhs_batching),
+        "rhs_batching_dimensions": _i64_array(rhs_batching),
+        "lhs_contracting_dimensions": _i64_array(lhs_contracting),
+        "rhs_contracting_dimensions": _i64_array(rhs_contracting)})
+
+
+def reduce(kind: str, x, dimensions: Sequence[int]) -> Val:
+    """Reduce ``x`` over ``dimensions`` with ``kind`` in ``{"sum", "max", "min"}``."""
+    return build(f"tad.reduce_{kind}", [x], {"dimensions": _i64_array(sorted(dimensions))})
+
+
+def argmax(x, axis: int) -> Val:
+    """Index (i64) of the first maximum of ``x`` along ``axis``."""
+    return build("tad.argmax", [x], {"axis": _i64(axis)})
+
+
+def _i64(value: int) -> ir.Attribute:
+    return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(value))
+
+
+def _window(strides, padding, dilation) -> dict:
+    return {"strides": _i64_array(strides), "padding": _i64_array(padding),
+            "dilation": _i64_array(dilation)}
+
+
+def _like(x, shape: Sequence[int]) -> TensorSpec:
+    return TensorSpec(tuple(shape), Val(x).element_type)
+
+
+def conv2d(data, weight, strides=(1, 1), padding=(0, 0, 0, 0),
+           dilation=(1, 1), groups: int = 1) -> Val:
+    """2-D convolution of NCHW ``data`` with OIHW ``weight``; padding is (top, left, bottom, right)."""
+    return build("tad.conv2d", [data, weight],
+                  {**_window(strides, padding, dilation), "groups": _i64(groups)})
+
+
+def conv2d_backward_data(output_grad, weight, data_shape: Sequence[int],
+                         strides=(1, 1), padding=(0, 0, 0, 0), dilation=(1, 1),
+                         groups: int = 1) -> Val:
+    """Gradient of :func:`conv2d` with respect to data of shape ``data_shape``."""
+    return build("tad.conv2d_backward_data", [output_grad, weight],
+                  {**_window(strides, padding, dilation), "groups": _i64(groups)},
+                  _like(output_grad, data_shape))
+
+
+def conv2d_backward_filter(output_grad, data, weight_shape: Sequence[int],
+                           strides=(1, 1), padding=(0, 0, 0, 0), dilation=(1, 1),
+                           groups: int = 1) -> Val:
+    """Gradient of :func:`conv2d` with respect to a weight of shape ``weight_shape``."""
+    return build("tad.conv2d_backward_filter", [output_grad, data],
+                  {**_window(strides, padding, dilation), "groups": _i64(groups)},
+                  _like(output_grad, weight_shape))
+
+
+def _pool_attrs(kind: str, pool_size, strides, padding, dilation, ceil_mode, count_include_pad):
+    attrs = {**_window(strides, padding, dilation), "pool_size": _i64_array(pool_size),
+             "ceil_mode": _i64(bool(ceil_mode))}
+    if kind == "avg":
+        attrs["count_include_pad"] = _i64(bool(count_include_pad))
+    return attrs
+
+
+def pool2d(kind: str, data, pool_size, strides, padding=(0, 0, 0, 0), dilation=(1, 1),
+           ceil_mode: bool = False, count_include_pad: bool = True) -> Val:
+    """``tad.max_pool2d`` (``kind="max"``) or ``tad.avg_pool2d`` (``kind="avg"``) of NCHW ``data``."""
+    return build(f"tad.{kind}_pool2d", [data], _pool_attrs(
+        kind, pool_size, strides, padding, dilation, ceil_mode, count_include_pad))
+
+
+def pool2d_backward(kind: str, output_grad, data, pool_size, strides,
+                    padding=(0, 0, 0, 0), dilation=(1, 1), ceil_mode: bool = False,
+                    count_include_pad: bool = True) -> Val:
+    """Gradient of :func:`pool2d` with respect to ``data``."""
+    return build(f"tad.{kind}_pool2d_backward", [output_grad, data], _pool_attrs(
+        kind, pool_size, strides, padding, dilation, ceil_mode, count_include_pad))
+
+
+def take(data, indices, axis: int) -> Val:
+    """Gather ``data`` along ``axis`` at integer ``indices``."""
+    return build("tad.take", [data, indices], {"axis": _i64(axis)})
+
+
+def take_backward(output_grad, indices, axis: int,
+                  data_shape: Sequence[int]) -> Val:
+    """Scatter-add ``output_grad`` back to ``data_shape`` (gradient of :func:`take`)."""
+    return build("tad.take_backward", [output_grad, indices], {"axis": _i64(axis)},
+                  _like(output_grad, data_shape))
+
+
+def _nll_attrs(reduction: str, ignore_index: int) -> dict:
+    return {"reduction": ir.StringAttr.get(reduction), "ignore_index": _i64(ignore_index)}
+
+
+def nll_loss(predictions, targets, weights, reduction: str = "mean",
+             ignore_index: int = -100) -> Val:
+    """Negative log-likelihood of log-probabilities ``predictions`` at integer ``targets``."""
+    return build("tad.nll_loss", [predictions, targets, weights], _nll_attrs(reduction, ignore_index))
+
+
+def nll_loss_backward(output_grad, predictions, targets,
+                      weights, reduction: str = "mean", ignore_index: int = -100) -> Val:
+    """Gradient of :func:`nll_loss` with respect to ``predictions``."""
+    return build("tad.nll_loss_backward", [output_grad, predictions, targets, weights],
+                  _nll_attrs(reduction, ignore_index))
+
+
+def _mixed(values: Sequence, sentinel: int) -> tuple:
+    """(static list with ``sentinel`` for values, the ``ir.Value`` entries) of a mixed list."""
+    return ([sentinel if isinstance(v, ir.Value) else int(v) for v in values],
+            [v for v in values if isinstance(v, ir.Value)])
+
+
+def _no_elements(t: ir.Type) -> bool:
+    return 0 in list(t.shape)
+
+
+def extract_slice(source, result_type: ir.Type, offsets: Sequence, sizes: Sequence,
+                  strides: Sequence) -> Val:
+    """``tensor.extract_slice`` of ``source``; ``offsets``/``sizes``/``strides`` mix ints and index values.
+
+    A slice with no elements reads nothing and is a ``tensor.empty``: upstream
+    verification rejects any static offset into a zero-size dim, and an empty
+    slice may start past the end of its dim (``v[2:3]`` of a length-1 ``v``).
+    ``result_type`` may drop unit dims of ``sizes`` (a rank-reducing slice).
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     f64 = ir.F64Type.get()
+    ...     with ir.InsertionPoint(module.body):
+    ...         x = constant(1.0, (1, 0), f64)
+    ...         piece = extract_slice(x, ir.RankedTensorType.get([0, 0], f64), [1, 0], [0, 0], [1, 1])
+    >>> piece.owner.name, str(piece.type)
+    ('tensor.empty', 'tensor<0x0xf64>')
+    """
+    static_offsets, dynamic_offsets = _mixed(offsets, ir.ShapedType.get_dynamic_stride_or_offset())
+    static_sizes, dynamic_sizes = _mixed(sizes, ir.ShapedType.get_dynamic_size())
+    static_strides, dynamic_strides = _mixed(strides, ir.ShapedType.get_dynamic_stride_or_offset())
+    if _no_elements(result_type):
+        # Dims dropped by a rank-reducing slice are static 1s, so the dynamic
+        # sizes are the result's dynamic dims in order.
+        remaining = iter(dynamic_sizes)
+        shape = [next(remaining) if ir.ShapedType.is_dynamic_size(n) else n
+                 for n in result_type.shape]
+        return Val(tensor.EmptyOp(shape, result_type.element_type).result)
+    return Val(tensor.ExtractSliceOp(result_type, source, dynamic_offsets, dynamic_sizes,
+                                     dynamic_strides, static_offsets, static_sizes,
+                                     static_strides).result)
+
+
+def insert_slice(piece, into, offsets: Sequence, sizes: Sequence,
+                 strides: Sequence) -> Val:
+    """``into`` with ``piece`` written at ``offsets`` (``tensor.insert_slice``; mixed lists as in :func:`extract_slice`).
+
+    An empty ``piece`` writes nothing: the result is ``into`` itself.
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     f64 = ir.F64Type.get()
+    ...     with ir.InsertionPoint(module.body):
+    ...         into = constant(0.0, (4,), f64)
+    ...         out = insert_slice(constant(1.0, (2,), f64), into, [1], [2], [1])
+    ...         unchanged = insert_slice(constant(1.0, (0,), f64), into, [4], [0], [1])
+    >>> out.owner.name, unchanged == into
+    ('tensor.insert_slice', True)
+    """
+    if _no_elements(piece.type):
+        return wrap(into)
+    static_offsets, dynamic_offsets = _mixed(offsets, ir.ShapedType.get_dynamic_stride_or_offset())
+    static_sizes, dynamic_sizes = _mixed(sizes, ir.ShapedType.get_dynamic_size())
+    static_strides, dynamic_strides = _mixed(strides, ir.ShapedType.get_dynamic_stride_or_offset())
+    return Val(tensor.InsertSliceOp(piece, into, dynamic_offsets, dynamic_sizes, dynamic_strides,
+                                    static_offsets, static_sizes, static_strides).result)
+
+
+def dynamic_row(x, index) -> Val:
+    """Row ``x[index]`` for an ``index``-typed value (``tensor.extract_slice``, leading dim dropped)."""
+    t = x.type
+    rest = list(t.shape[1:])
+    return extract_slice(x, ir.RankedTensorType.get(rest, t.element_type), [index] + [0] * len(rest),
+                         [1] + rest, [1] * (len(rest) + 1))
+
+
+def insert_row(stack, row, index) -> Val:
+    """``stack`` with ``stack[index] = row`` (``tensor.insert_slice``, done in place after bufferization)."""
+    rest = list(row.type.shape)
+    return insert_slice(row, stack, [index] + [0] * len(rest), [1] + rest, [1] * (len(rest) + 1))
+
+
+def zeros_like(value, prefix: Sequence[int] = ()) -> Val:
+    """Zeros shaped ``prefix + value.shape``, the dynamic dims read from ``value`` (a loop tape's rows).
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     f64 = ir.F64Type.get()
+    ...     with ir.InsertionPoint(module.body):
+    ...         rows = tensor.EmptyOp([arith.ConstantOp(ir.IndexType.get(), 5).result, 3], f64).result
+    ...         zeros = zeros_like(rows, (2,))
+    >>> zeros.owner.name, str(zeros.type)
+    ('tensor.splat', 'tensor<2x?x3xf64>')
+    """
+    t = value.type
+    shape = list(prefix) + list(t.shape)
+    dynamic = [d for d, n in enumerate(t.shape) if ir.ShapedType.is_dynamic_size(n)]
+    if not dynamic:
+        return constant(0, shape, t.element_type)
+    sizes = [tensor.DimOp(value, arith.ConstantOp(ir.IndexType.get(), d).result).result
+             for d in dynamic]
+    zero = arith.ConstantOp(t.element_type, scalar_attr(0, t.element_type)).result
+    return Val(tensor.SplatOp(ir.RankedTensorType.get(shape, t.element_type), zero, sizes).result)
+
+
+def marker(kind: str, x) -> Val:
+    """Identity op ``tad.<kind>`` for ``stop_gradient``, ``start_checkpoint`` or ``end_checkpoint``."""
+    return build(f"tad.{kind}", [x], {})

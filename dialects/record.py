@@ -1,0 +1,310 @@
+"""One record per op: everything the compiler knows about an op, in one place.
+
+An :class:`OpRecord` holds an op's declaration (``tad`` ops only: the IRDL
+operands, results and attributes), its shape rule, traits, FLOP formula,
+fold, lowering, derivative rules and batching rule. Each op family
+(``tensorad.dialects.families.*``) fills its records through one
+:class:`Family` registrar; passes look records up with :func:`record_of` and
+:func:`has_trait` and keep no lists of op names of their own. The IRDL file
+``tad.irdl.mlir`` is generated from the declarations (:func:`irdl_text`).
+
+Examples
+--------
+>>> family = Family("example")
+>>> rec = family.upstream("example.noop", traits=(Trait.PURE, Trait.VIEW))
+>>> has_trait("example.noop", Trait.VIEW), has_trait("example.other", Trait.VIEW)
+(True, False)
+>>> forget("example.noop")
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Optional, Union
+
+from mlir import ir
+
+
+class Trait(enum.Enum):
+    """Facts about an op that passes read instead of lists of op names."""
+
+    #: No side effects: dead results may be erased (DCE) and equal ops merged (CSE).
+    PURE = "pure"
+    #: The result is a view of (aliases) its first operand: no new bytes, no FLOPs.
+    VIEW = "view"
+    #: An identity op that only marks its value for a pass (stop_gradient, checkpoints).
+    MARKER = "marker"
+    #: Lowers to an all-parallel ``linalg.generic`` that fusion folds into a generic consumer.
+    FUSIBLE = "fusible"
+    #: Lowers to one ``linalg.generic`` that elementwise producers fuse into.
+    GENERIC_CONSUMER = "generic_consumer"
+    #: The results do not depend differentiably on the operands.
+    ZERO_DERIVATIVE = "zero_derivative"
+    #: Computes each result element from the same element of every operand.
+    ELEMENTWISE = "elementwise"
+    #: A region terminator (``scf.yield``): pure, but never erased on its own.
+    TERMINATOR = "terminator"
+    #: An op with regions that is pure when every op in its regions is.
+    PURE_IF_BODY_PURE = "pure_if_body_pure"
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """The IRDL declaration of a ``tad`` op: every operand and result is a tensor.
+
+    ``attributes`` maps each attribute name to its kind: ``"dense_array"``
+    (``array<i64: ...>``), ``"integer"``, ``"string"`` or ``"any"``.
+    """
+
+    operands: tuple
+    results: tuple
+    attributes: tuple  # of (name, kind) pairs
+    summary: str
+
+
+_ATTRIBUTE_CONSTRAINTS = {"dense_array": 'irdl.base "#builtin.dense_array"',
+                          "integer": 'irdl.base "#builtin.integer"',
+                          "string": 'irdl.base "#builtin.string"',
+                          "any": "irdl.any"}
+
+
+@dataclass
+class OpRecord:
+    """What the compiler knows about one op; ``None`` where it has no such rule.
+
+    Attributes
+    ----------
+    name : str
+    family : str
+        The family module that registered it.
+    traits : frozenset of Trait
+    declaration : Declaration, optional
+        For ``tad`` ops; upstream ops are declared by their own dialects.
+    shape_rule : callable, optional
+        ``(operand specs, python attrs, declared result specs or None) -> result specs``.
+    flops : callable, optional
+        ``op -> int``: FLOPs of one execution (remat's cost model); by default
+        one per result element, none for views.
+    fold : callable, optional
+        ``op -> ir.Value or None`` (tad-simplify), built before the op.
+    lowering : callable, optional
+        ``op -> list of ir.Value`` (tad-lower-to-linalg), built before the op.
+    jvp, vjp : callable, optional
+        ``(RuleContext, tangents) -> tangents`` and ``(RuleContext, cotangents) -> cotangents``
+        (see :mod:`tensorad.dialects.derivatives`).
+    batching : callable, optional
+        Batching rule (tad-batch).
+    """
+
+    name: str
+    family: str
+    traits: frozenset = frozenset()
+    declaration: Optional[Declaration] = None
+    shape_rule: Optional[Callable] = None
+    flops: Optional[Callable] = None
+    fold: Optional[Callable] = None
+    lowering: Optional[Callable] = None
+    jvp: Optional[Callable] = None
+    vjp: Optional[Callable] = None
+    batching: Optional[Callable] = None
+
+
+RECORDS: dict[str, OpRecord] = {}
+FAMILIES: dict[str, "Family"] = {}
+
+_RULE_FIELDS = ("shape_rule", "flops", "fold", "lowering", "jvp", "vjp", "batching")
+
+
+class Family:
+    """The registrar of one op family: it creates the family's records and fills in their rules.
+
+    A rule may be registered only for an op of the same family, once, so an
+    op's facts cannot spread over several modules.
+
+    Examples
+    --------
+    >>> demo = Family("demo")
+    >>> _ = demo.define("tad.demo_negate", operands=("operand",), summary="Negation.",
+    ...                 traits=(Trait.PURE, Trait.ELEMENTWISE))
+    >>> @demo.lowering("tad.demo_negate")
+    ... def _lower(op):
+    ...     return []
+    >>> record_of("tad.demo_negate").lowering is _lower
+    True
+    >>> forget("tad.demo_negate")
+    """
+
+    def __init__(self, name: str):
+        self.name = name
+        self.names: list[str] = []
+        FAMILIES[name] = self
+
+    def _add(self, rec: OpRecord) -> OpRecord:
+        if rec.name in RECORDS:
+            raise ValueError(f"op '{rec.name}' is already registered by family "
+                             f"'{RECORDS[rec.name].family}'")
+        RECORDS[rec.name] = rec
+        self.names.append(rec.name)
+        return rec
+
+    def define(self, name: str, *, operands: Iterable[str] = (), results: Iterable[str] = ("result",),
+               attributes: Iterable[tuple] = (), summary: str, traits: Iterable[Trait] = (Trait.PURE,),
+               shape_rule: Optional[Callable] = None, flops: Optional[Callable] = None) -> OpRecord:
+        """Declare a ``tad`` op (generated into ``tad.irdl.mlir``) and return its record."""
+        for _, kind in attributes:
+            if kind not in _ATTRIBUTE_CONSTRAINTS:
+                raise ValueError(f"{name}: unknown attribute kind {kind!r}")
+        declaration = Declaration(tuple(operands), tuple(results), tuple(attributes), summary)
+        return self._add(OpRecord(name, self.name, frozenset(traits), declaration,
+                                  shape_rule=shape_rule, flops=flops))
+
+    def upstream(self, name: str, *, traits: Iterable[Trait] = (Trait.PURE,),
+                 flops: Optional[Callable] = None) -> OpRecord:
+        """Record an op declared by an upstream dialect (``arith.addf``) and return its record."""
+        return self._add(OpRecord(name, self.name, frozenset(traits), flops=flops))
+
+    def _rule(self, field_name: str, names: tuple) -> Callable[[Callable], Callable]:
+        def register(fn: Callable) -> Callable:
+            for name in names:
+                rec = RECORDS.get(name)
+                if rec is None or rec.family != self.name:
+                    raise ValueError(f"family '{self.name}' cannot register a {field_name} for "
+                                     f"'{name}': declare the op in this family first")
+                if getattr(rec, field_name) is not None:
+                    raise ValueError(f"'{name}' already has a {field_name}")
+                setattr(rec, field_name, fn)
+            return fn
+
+        return register
+
+    def shape_rule(self, *names: str):
+        """``@family.shape_rule(*names)``: register the shape rule of these ops."""
+        return self._rule("shape_rule", names)
+
+    def flops(self, *names: str):
+        """``@family.flops(*names)``: register the FLOP formula of these ops."""
+        return self._rule("flops", names)
+
+    def fold(self, *names: str):
+        """``@family.fold(*names)``: register the tad-simplify fold of these ops."""
+        return self._rule("fold", names)
+
+    def lowering(self, *names: str):
+        """``@family.lowering(*names)``: register the tad-lower-to-linalg rule of these ops."""
+        return self._rule("lowering", names)
+
+    def jvp(self, *names: str):
+        """``@family.jvp(*names)``: register the forward-mode rule of these ops."""
+        return self._rule("jvp", names)
+
+    def vjp(self, *names: str):
+        """``@family.vjp(*names)``: register the reverse-mode rule of these ops."""
+        return self._rule("vjp", names)
+
+    def batching(self, *names: str):
+        """``@family.batching(*names)``: register the batching rule of these ops."""
+        return self._rule("batching", names)
+
+
+def record_of(op_or_name: Union[str, ir.Operation, ir.OpView]) -> Optional[OpRecord]:
+    """The record of an op (or op name), or None for an op nobody registered.
+
+    Examples
+    --------
+    >>> import tensorad.dialects
+    >>> record_of("tad.transpose").family
+    'structure'
+    """
+    name = op_or_name if isinstance(op_or_name, str) else op_or_name.name
+    return RECORDS.get(name)
+
+
+def has_trait(op_or_name: Union[str, ir.Operation, ir.OpView], trait: Trait) -> bool:
+    """Whether the op (or op name) has ``trait``; an unregistered op has none.
+
+    Examples
+    --------
+    >>> import tensorad.dialects
+    >>> has_trait("tad.reshape", Trait.VIEW), has_trait("tad.dot_general", Trait.VIEW)
+    (True, False)
+    """
+    rec = record_of(op_or_name)
+    return rec is not None and trait in rec.traits
+
+
+def names_with(trait: Trait) -> frozenset:
+    """Names of every registered op with ``trait`` (for messages and tests, never for dispatch).
+
+    Examples
+    --------
+    >>> import tensorad.dialects
+    >>> sorted(names_with(Trait.MARKER))
+    ['tad.end_checkpoint', 'tad.start_checkpoint', 'tad.stop_gradient']
+    """
+    return frozenset(name for name, rec in RECORDS.items() if trait in rec.traits)
+
+
+def forget(name: str) -> None:
+    """Remove a record (for examples and tests that register a throwaway op)."""
+    rec = RECORDS.pop(name)
+    FAMILIES[rec.family].names.remove(name)
+
+
+IRDL_HEADER = """\
+// GENERATED from the op records in tensorad/dialects/families/ by
+// `python -m tensorad.dialects.irdl_file`: edit the records, not this file
+// (test/python/test_dialect_records.py checks that it is up to date).
+//
+// The tad dialect: tensor ops that upstream arith/math/tensor/scf/func do not
+// provide at this level. Static shapes; shape rules IRDL cannot state are checked
+// by the tad-verify pass (the shape rules of the records).
+// Each operand and result has its own constraint variable: an IRDL variable binds one type.
+"""
+
+
+def irdl_text() -> str:
+    """The IRDL declaration of every declared ``tad`` op, grouped by family.
+
+    Examples
+    --------
+    >>> import tensorad.dialects
+    >>> "irdl.operation @dot_general" in irdl_text()
+    True
+    """
+    lines = [IRDL_HEADER.rstrip("\n"), "irdl.dialect @tad {"]
+    for family in FAMILIES.values():
+        declared = [RECORDS[n] for n in family.names if RECORDS[n].declaration is not None]
+        if not declared:
+            continue
+        lines.append(f"  // ---- {family.name} ----")
+        for rec in declared:
+            lines.extend(_irdl_operation(rec))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _irdl_operation(rec: OpRecord) -> list:
+    decl = rec.declaration
+    body, counter = [], iter(range(1000))
+
+    def variables(names, constraint):
+        named = []
+        for name in names:
+            var = f"%{next(counter)}"
+            body.append(f"    {var} = {constraint}")
+            named.append((name, var))
+        return named
+
+    operands = variables(decl.operands, 'irdl.base "!builtin.tensor"')
+    results = variables(decl.results, 'irdl.base "!builtin.tensor"')
+    attributes = [(name, variables([name], _ATTRIBUTE_CONSTRAINTS[kind])[0][1])
+                  for name, kind in decl.attributes]
+    out = [f"  // {decl.summary}", f"  irdl.operation @{rec.name.split('.', 1)[1]} {{", *body]
+    if operands:
+        out.append("    irdl.operands(" + ", ".join(f"{n}: {v}" for n, v in operands) + ")")
+    out.append("    irdl.results(" + ", ".join(f"{n}: {v}" for n, v in results) + ")")
+    if attributes:
+        out.append("    irdl.attributes {" + ", ".join(f'"{n}" = {v}' for n, v in attributes) + "}")
+    out.append("  }")
+    return out
