@@ -30,6 +30,7 @@ from __future__ import annotations
 import builtins
 from typing import Sequence, Union
 
+import numpy as np
 from mlir import ir
 from mlir.dialects import arith, tensor
 
@@ -99,7 +100,9 @@ class Val(ir.Value):
     def __add__(self, other):
         return add(self, other)
 
-    __radd__ = __add__
+    def __radd__(self, other):
+        # ``2.0 + x`` builds ``addf(2.0, x)``, operands in written order, as numpy's operators do.
+        return add(other, self)
 
     def __sub__(self, other):
         return subtract(self, other)
@@ -110,7 +113,8 @@ class Val(ir.Value):
     def __mul__(self, other):
         return multiply(self, other)
 
-    __rmul__ = __mul__
+    def __rmul__(self, other):
+        return multiply(other, self)
 
     def __truediv__(self, other):
         return divide(self, other)
@@ -142,6 +146,31 @@ def constant(value, shape: Sequence[int], element_type: ir.Type) -> Val:
     """A tensor of ``shape`` filled with the scalar ``value`` (``tad.constant``)."""
     return build("tad.constant", [], {"value": scalar_attr(value, element_type)},
                  TensorSpec(tuple(shape), element_type))
+
+
+def array_constant(array: np.ndarray) -> Val:
+    """An ``arith.constant`` holding the elements of a numpy array (dtype mapped by the bindings)."""
+    attr = ir.DenseElementsAttr.get(np.ascontiguousarray(array))
+    return Val(arith.ConstantOp(attr.type, attr).result)
+
+
+def splat_value(value: ir.Value) -> ir.Attribute | None:
+    """The scalar attribute of the ``tad.constant`` defining ``value``, or None (for folds).
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     with ir.InsertionPoint(module.body):
+    ...         two = constant(2.0, (3,), ir.F32Type.get())
+    ...         print(splat_value(two).value, splat_value(two + two))
+    2.0 None
+    """
+    owner = value.owner  # a Block for a block argument
+    if isinstance(owner, (ir.Operation, ir.OpView)) and owner.name == "tad.constant":
+        return owner.attributes["value"]
+    return None
 
 
 def zeros(shape: Sequence[int], element_type: ir.Type) -> Val:
@@ -343,9 +372,9 @@ def select(condition, on_true, on_false) -> Val:
 
 
 def sign(x) -> Val:
-    """Elementwise sign of floats: -1, 0 or 1; NaN stays NaN."""
+    """Elementwise sign of floats: -1, 0 or 1 (``(x > 0) - (x < 0)``, as numpy's); NaN stays NaN."""
     x = wrap(x)
-    s = select(greater(x, 0.0), 1.0, select(less(x, 0.0), -1.0, 0.0 * x))
+    s = subtract(convert(greater(x, 0.0), x.element_type), convert(less(x, 0.0), x.element_type))
     return select(not_equal(x, x), x, s)
 
 

@@ -20,7 +20,7 @@ Examples
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Iterable, Optional, Union
 
 from mlir import ir
@@ -47,6 +47,9 @@ class Trait(enum.Enum):
     TERMINATOR = "terminator"
     #: An op with regions that is pure when every op in its regions is.
     PURE_IF_BODY_PURE = "pure_if_body_pure"
+    #: Each result is a new tensor for its users to write into (``tensor.empty``):
+    #: pure, but CSE never merges two, so that their writers do not share one buffer.
+    FRESH = "fresh"
 
 
 @dataclass(frozen=True)

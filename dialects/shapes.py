@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import prod
-from typing import Callable, Mapping, Optional, Sequence
+from typing import Optional
 
 from mlir import ir
 

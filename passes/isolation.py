@@ -4,7 +4,8 @@ The installed LLVM has assertions on, and an assertion (or a segfault) in an
 upstream pass ends the process that runs it. Every pipeline that the Python
 API and ``autodiff-opt`` run therefore runs in a child forked for the purpose:
 the child transforms its copy of the module and sends it back as MLIR
-bytecode; if the child dies instead, the pipeline is run once more, pass by
+bytecode, with what the passes returned (their
+:class:`~tensorad.passes.registry.PassResults`, pickled); if the child dies instead, the pipeline is run once more, pass by
 pass, in a second child that reports the IR after every pass, which names
 the pass that crashed and gives the IR it crashed on. That IR is written as
 a reproducer in ``mlir-opt``'s format (the pipeline in an
@@ -46,7 +47,7 @@ from typing import Any, Callable, Optional
 
 from mlir import ir
 
-from .registry import INTERNAL_ERROR, build_pass_manager, pipeline_elements
+from .registry import INTERNAL_ERROR, PassResults, build_pass_manager, pipeline_elements
 
 REPRODUCER_DIR_VARIABLE = "TENSORAD_REPRODUCER_DIR"
 _REPRODUCER_BLOCK = re.compile(r"\{-#\s*external_resources\s*:\s*\{\s*mlir_reproducer\s*:.*?#-\}", re.S)
@@ -230,18 +231,18 @@ def _bytecode(module: ir.Module) -> bytes:
     return buffer.getvalue()
 
 
-def run_isolated(module: ir.Module, pipeline: str, verify_each: bool = True,
+def run_isolated(module: ir.Module, pipeline, verify_each: bool = True,
                  prepare: Optional[Callable[[ir.Module, str], None]] = None,
-                 stages: Optional[list] = None) -> ir.Module:
+                 stages: Optional[list] = None, results: Optional[PassResults] = None) -> ir.Module:
     """Run ``pipeline`` on ``module`` in a forked child and return the module it produces.
 
     Parameters
     ----------
     module : mlir.ir.Module
         Left as it is; the result is a new module in the same context.
-    pipeline : str
-        Pipeline text (tensorad and upstream passes), as for
-        :func:`tensorad.passes.registry.run_pipeline`.
+    pipeline : str, PassSpec or Pipeline
+        Pipeline text (tensorad and upstream passes), or an object rendering
+        to it, as for :func:`tensorad.passes.registry.run_pipeline`.
     verify_each : bool
         Verify after every pass, or once at the end.
     prepare : callable, optional
@@ -249,6 +250,9 @@ def run_isolated(module: ir.Module, pipeline: str, verify_each: bool = True,
     stages : list of (name, pipeline), optional
         Several pipelines run in turn (``pipeline`` is then ignored); a
         failure names its stage.
+    results : PassResults, optional
+        Receives what the passes returned (e.g. ``tad-remat``'s report), sent
+        back from the child.
 
     Raises
     ------
@@ -272,10 +276,14 @@ def run_isolated(module: ir.Module, pipeline: str, verify_each: bool = True,
     stages = stages if stages is not None else [("", pipeline)]
     # Pass managers are built here, so the modules they import stay imported
     # for the next compilation instead of being imported in every child.
-    managers = [(name, text, build_pass_manager(text, module.context, verify_each)) for name, text in stages]
+    returned = PassResults()  # filled where the passes run: here, or in the child
+    managers = [(name, text, build_pass_manager(text, module.context, verify_each, returned))
+                for name, text in stages]
     if not isolation_enabled():
         for name, text, manager in managers:
             _run_stage(module, name, text, manager, verify_each, prepare)
+        if results is not None:
+            results.extend(returned)
         return module
 
     def work(send):
@@ -284,7 +292,7 @@ def run_isolated(module: ir.Module, pipeline: str, verify_each: bool = True,
                 _run_stage(module, name, text, manager, verify_each, prepare)
             except ir.MLIRError as err:
                 return ("failed", name, _diagnostics(err))
-        return ("done", _bytecode(module))
+        return ("done", _bytecode(module), returned)
 
     source = _bytecode(module)
     frames, died = _in_child(lambda send: pickle.dumps(work(send)))
@@ -306,6 +314,8 @@ def run_isolated(module: ir.Module, pipeline: str, verify_each: bool = True,
         for name, text, manager in managers:
             _run_stage(replayed, name, text, manager, verify_each, prepare)
         raise RuntimeError(f"stage {result[1]!r} failed in a child process ({result[2]}) but not here")
+    if results is not None:
+        results.extend(result[2])
     return ir.Module.parse(result[1], module.context)
 
 

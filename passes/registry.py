@@ -1,12 +1,16 @@
 """The one registry of tensorad passes, read by ``autodiff-opt`` and the Python API.
 
-A pass is one module with one public entry ``run(op, pass_, **options)``; a
-named pipeline is one module with one public entry ``pipeline(**options)`` that
-returns pipeline text. Modules are imported only when a pass is used.
+A pass is one module with one public entry ``run(op, pass_, options=...)``; a
+named pipeline is one module with one public entry ``pipeline(options=...)`` that
+returns pipeline text. Modules are imported only when a pass is used. A pass
+that has something to tell its caller (``tad-remat``'s report) returns it:
+the results of a run are collected in a :class:`PassResults`.
 
 Pipeline text follows ``mlir-opt --pass-pipeline``: tensorad passes and
 upstream passes mix freely, e.g.
-``builtin.module(tad-verify, canonicalize, tad-lower-to-linalg)``.
+``builtin.module(tad-verify, canonicalize, tad-lower-to-linalg)``. From
+Python, pipelines are built from :class:`PassSpec` and :class:`Pipeline`
+objects, whose ``str()`` is that text.
 
 Examples
 --------
@@ -19,11 +23,12 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
 import re
-from dataclasses import dataclass
-from typing import Callable, Iterator, Optional
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Optional, Union
 
 from mlir import ir
 from mlir.passmanager import PassManager
@@ -70,6 +75,9 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
              "within a memory budget", _P + "remat:run"),
     PassInfo("tad-inline", "Inline calls of private functions, tad ops included", _P + "inline:run"),
     PassInfo("tad-simplify", "CSE, DCE and folding of tad ops", _P + "simplify:run"),
+    PassInfo("tad-jit-differentiate", "jit's differentiation stage: define derivatives, inline them, "
+             "simplify, and choose what the backward sweep stores (tad-remat's options)",
+             _P + "jit_differentiate:pipeline", is_pipeline=True),
     PassInfo("tad-lower-to-linalg", "Lower tad ops to linalg, tensor, arith and math",
              _P + "lower.to_linalg:run"),
     PassInfo("tad-widen-bools", "Store booleans as bytes: retype tensor<...xi1> values to i8",
@@ -100,6 +108,140 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
     PassInfo("tad-lower-to-nvvm", "Map to GPU blocks and threads, lower to NVVM and embed PTX for an NVIDIA GPU",
              _P + "lower.to_nvvm:pipeline", is_pipeline=True),
 )}
+
+
+def _render_options(options: Any) -> str:
+    """The ``key=value`` text of the options that differ from their defaults, as :func:`.options.parse` reads it.
+
+    Examples
+    --------
+    >>> from tensorad.passes.remat import RematOptions
+    >>> _render_options(RematOptions(budget=2048, policy="save_only_these_names:a,b", time_limit=2.5))
+    'budget=2048 policy=save_only_these_names:a,b time-limit=2.5'
+    """
+    items = []
+    for f in dataclasses.fields(options):
+        value = getattr(options, f.name)
+        if value == f.default:
+            continue
+        text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        if '"' in text or value is None:
+            raise ValueError(f"option '{f.name}' = {value!r} cannot be written as pipeline text")
+        if not text or any(ch.isspace() or ch in "{}" for ch in text):
+            text = f'"{text}"'
+        items.append(f"{f.name.replace('_', '-')}={text}")
+    return " ".join(items)
+
+
+@dataclass(frozen=True)
+class PassSpec:
+    """A registered pass (or named pipeline) with its typed options; ``str()`` is its pipeline text.
+
+    Attributes
+    ----------
+    name : str
+        A name of :data:`PASSES`.
+    options : dataclass instance, optional
+        An instance of the pass's options class (see :mod:`tensorad.passes.options`);
+        None for its defaults.
+
+    Raises
+    ------
+    ValueError
+        For a name that is not registered.
+    TypeError
+        For options of another class than the pass's.
+
+    Examples
+    --------
+    >>> from tensorad.passes.remat import RematOptions
+    >>> str(PassSpec("tad-remat", RematOptions(budget=1024, tier="greedy")))
+    'tad-remat{budget=1024 tier=greedy}'
+    >>> str(PassSpec("tad-lower-to-llvm").replace(threads=4))
+    'tad-lower-to-llvm{threads=4}'
+    >>> str(PassSpec("tad-verify"))
+    'tad-verify'
+    """
+
+    name: str
+    options: Any = None
+
+    def __post_init__(self):
+        info = PASSES.get(self.name)
+        if info is None:
+            raise ValueError(f"'{self.name}' is not a registered tensorad pass")
+        if self.options is not None:
+            expected = options_class(info.load())
+            if type(self.options) is not expected:
+                takes = f"{expected.__name__} options" if expected else "no options"
+                raise TypeError(f"pass '{self.name}' takes {takes}, got {type(self.options).__name__}")
+
+    def replace(self, **changes) -> "PassSpec":
+        """This pass with the options ``changes`` changed (the others as they are, or their defaults)."""
+        options = self.options if self.options is not None else options_class(PASSES[self.name].load())()
+        return PassSpec(self.name, dataclasses.replace(options, **changes))
+
+    def __str__(self) -> str:
+        text = "" if self.options is None else _render_options(self.options)
+        return f"{self.name}{{{text}}}" if text else self.name
+
+
+@dataclass(frozen=True, init=False)
+class Pipeline:
+    """Passes run in turn: :class:`PassSpec` objects, upstream pass text (``"symbol-dce"``) or other pipelines.
+
+    ``str()`` is the text that ``autodiff-opt --pass-pipeline`` takes.
+
+    Examples
+    --------
+    >>> str(Pipeline(PassSpec("tad-inline"), "symbol-dce", PassSpec("tad-simplify")))
+    'builtin.module(tad-inline,symbol-dce,tad-simplify)'
+    """
+
+    elements: tuple
+
+    def __init__(self, *elements: Union[PassSpec, "Pipeline", str]):
+        object.__setattr__(self, "elements", elements)
+
+    def __str__(self) -> str:
+        return _ANCHOR + ",".join(_strip_module_anchor(str(e)) for e in self.elements) + ")"
+
+
+@dataclass
+class PassResults:
+    """What the tensorad passes of a run returned, in the order they ran (e.g. ``tad-remat``'s report).
+
+    Pickle-able, so that a run in a forked child (:mod:`tensorad.passes.isolation`)
+    sends its results back.
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> module = ir.Module.parse("func.func @f() { return }", make_context())
+    >>> results = PassResults()
+    >>> run_pipeline(module, "tad-remat", results=results)
+    >>> [r.function for r in results.last("tad-remat").functions]
+    ['f']
+    """
+
+    entries: list = field(default_factory=list)  # (pass name, result)
+
+    def add(self, pass_name: str, result: Any) -> None:
+        """Record ``result`` of a run of ``pass_name``."""
+        self.entries.append((pass_name, result))
+
+    def extend(self, other: "PassResults") -> None:
+        """Append the results of ``other``."""
+        self.entries.extend(other.entries)
+
+    def of(self, pass_name: str) -> list:
+        """The results of every run of ``pass_name``, in order."""
+        return [result for name, result in self.entries if name == pass_name]
+
+    def last(self, pass_name: str) -> Any:
+        """The result of the last run of ``pass_name``, or None."""
+        found = self.of(pass_name)
+        return found[-1] if found else None
 
 
 def split_top_level(text: str, sep: str = ",") -> Iterator[str]:
@@ -233,14 +375,20 @@ def bind_options(info: PassInfo, text: str = "") -> Callable:
     return functools.partial(entry, options=parse_options(options, text, info.name))
 
 
-def _python_pass(info: PassInfo, options_text: str, verify_each: bool = True) -> Callable:
-    """Wrap a pass entry: no exception escapes, and (with ``verify_each``) tad ops are verified after it."""
+def _python_pass(info: PassInfo, options_text: str, verify_each: bool = True,
+                 results: Optional[PassResults] = None) -> Callable:
+    """Wrap a pass entry: no exception escapes, its result goes to ``results``, tad ops are verified after it.
+
+    Without ``verify_each`` no ``tad-verify`` follows the pass.
+    """
     entry = bind_options(info, options_text)
 
     def run(op, pass_):
         try:
             with op.context, op.location:  # passes build types and attributes
-                entry(op, pass_)
+                result = entry(op, pass_)
+                if result is not None and results is not None:
+                    results.add(info.name, result)
                 if verify_each and info.name != "tad-verify":
                     from .verify import run as verify
                     verify(op, pass_)
@@ -257,10 +405,12 @@ def _python_pass(info: PassInfo, options_text: str, verify_each: bool = True) ->
     return run
 
 
-def add_pipeline(pm: PassManager, text: str, verify_each: bool = True) -> None:
+def add_pipeline(pm: PassManager, text: Union[str, PassSpec, Pipeline], verify_each: bool = True,
+                 results: Optional[PassResults] = None) -> None:
     """Append the passes of pipeline ``text`` to ``pm`` (anchored at ``builtin.module``).
 
     With ``verify_each`` false, tensorad passes skip ``tad-verify`` after themselves.
+    What the passes return when ``pm`` runs is added to ``results``.
 
     Raises
     ------
@@ -276,22 +426,23 @@ def add_pipeline(pm: PassManager, text: str, verify_each: bool = True) -> None:
             pm.add(",".join(upstream))
             upstream.clear()
 
-    for element in split_top_level(_strip_module_anchor(text)):
+    for element in split_top_level(_strip_module_anchor(str(text))):
         info, options_text = _parse_element(element)
         if info is None:
             upstream.append(element)
             continue
         flush()
         if info.is_pipeline:
-            add_pipeline(pm, bind_options(info, options_text)(), verify_each)
+            add_pipeline(pm, bind_options(info, options_text)(), verify_each, results)
         else:
-            pm.add(_python_pass(info, options_text, verify_each), name=info.name, argument=info.name,
+            pm.add(_python_pass(info, options_text, verify_each, results), name=info.name, argument=info.name,
                    description=info.summary)
     flush()
 
 
-def build_pass_manager(text: str, ctx: ir.Context | None = None, verify_each: bool = True) -> PassManager:
-    """Return a ``PassManager`` running pipeline ``text``.
+def build_pass_manager(text: Union[str, PassSpec, Pipeline], ctx: ir.Context | None = None,
+                       verify_each: bool = True, results: Optional[PassResults] = None) -> PassManager:
+    """Return a ``PassManager`` running pipeline ``text``; what its passes return goes to ``results``.
 
     ``verify_each`` (the default, as in ``mlir-opt``) verifies the IR after
     every pass: MLIR's verifier, and ``tad-verify`` after tensorad passes.
@@ -305,11 +456,11 @@ def build_pass_manager(text: str, ctx: ir.Context | None = None, verify_each: bo
     """
     pm = PassManager("builtin.module", context=ctx)
     pm.enable_verifier(verify_each)
-    add_pipeline(pm, text, verify_each)
+    add_pipeline(pm, text, verify_each, results)
     return pm
 
 
-def pipeline_elements(text: str) -> list[str]:
+def pipeline_elements(text: Union[str, PassSpec, Pipeline]) -> list[str]:
     """The passes of pipeline ``text``, one top-level element each, named pipelines expanded.
 
     Examples
@@ -320,7 +471,7 @@ def pipeline_elements(text: str) -> list[str]:
     True
     """
     elements: list[str] = []
-    for element in split_top_level(_strip_module_anchor(text)):
+    for element in split_top_level(_strip_module_anchor(str(text))):
         info, options_text = _parse_element(element)
         if info is not None and info.is_pipeline:
             elements.extend(pipeline_elements(bind_options(info, options_text)()))
@@ -329,7 +480,7 @@ def pipeline_elements(text: str) -> list[str]:
     return elements
 
 
-def verify_at_end(module: ir.Module, text: str) -> None:
+def verify_at_end(module: ir.Module, text: Union[str, PassSpec, Pipeline]) -> None:
     """Verify ``module`` after pipeline ``text`` ran without per-pass verification: MLIR's verifier, then ``tad-verify``.
 
     Examples
@@ -338,12 +489,15 @@ def verify_at_end(module: ir.Module, text: str) -> None:
     >>> verify_at_end(ir.Module.parse("func.func @f() { return }", make_context()), "cse")
     """
     module.operation.verify()
-    if _strip_module_anchor(text) != "tad-verify":
+    if _strip_module_anchor(str(text)) != "tad-verify":
         build_pass_manager("tad-verify", module.context).run(module.operation)
 
 
-def run_pipeline(module: ir.Module, text: str, verify_each: bool = True) -> None:
+def run_pipeline(module: ir.Module, text: Union[str, PassSpec, Pipeline], verify_each: bool = True,
+                 results: Optional[PassResults] = None) -> None:
     """Run pipeline ``text`` on ``module`` in place; raises ``mlir.ir.MLIRError`` on failure.
+
+    What the passes return (see :class:`PassResults`) is added to ``results``.
 
     With ``verify_each`` false the IR is verified once, after the last pass,
     instead of after every pass (what the JIT does: verification between
@@ -358,6 +512,6 @@ def run_pipeline(module: ir.Module, text: str, verify_each: bool = True) -> None
     >>> module = ir.Module.parse("func.func @f() { return }", make_context())
     >>> run_pipeline(module, "canonicalize,cse", verify_each=False)
     """
-    build_pass_manager(text, module.context, verify_each).run(module.operation)
+    build_pass_manager(text, module.context, verify_each, results).run(module.operation)
     if not verify_each:
         verify_at_end(module, text)

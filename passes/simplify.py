@@ -1,20 +1,24 @@
 """``tad-simplify``: folding, common-subexpression and dead-code elimination for ``tad`` ops.
 
-Ops of the IRDL-declared ``tad`` dialect carry no traits, so upstream
-``canonicalize``, ``cse`` and DCE leave them alone. This pass repeats three
-steps until nothing changes:
+Ops of the IRDL-declared ``tad`` dialect carry no MLIR traits, so upstream
+``canonicalize``, ``cse`` and DCE leave them alone. This pass reads the op
+records (:mod:`tensorad.dialects.record`) instead and repeats three steps
+until nothing changes:
 
-1. folding, with one rule per op name in :data:`FOLDS` (registered with
-   :func:`fold`): identity structure ops disappear, chains of transposes or
-   reshapes collapse, structure ops of a splat ``tad.constant`` become a
-   constant, and adding a zero constant is dropped (zero adjoints);
-2. CSE of pure ops (``tad``, ``arith``, ``math``, pure ``tensor``): an op equal to a dominating one (same name, operands,
-   attributes and result types) is replaced by it;
-3. DCE of unused side-effect-free ops (``tad``, ``arith``, ``math`` and pure
-   ``tensor`` ops).
+1. folding, with the ``fold`` of each op's record: identity structure ops
+   disappear, chains of transposes or reshapes collapse, structure ops of a
+   splat ``tad.constant`` become a constant, and adding a zero constant is
+   dropped (zero adjoints);
+2. CSE of pure ops (:attr:`~tensorad.dialects.record.Trait.PURE`): an op
+   equal to a dominating one (same name, operands, attributes and result
+   types) is replaced by it;
+3. DCE of unused pure ops, and of ops with regions
+   (:attr:`~tensorad.dialects.record.Trait.PURE_IF_BODY_PURE`) whose bodies
+   are pure.
 
-The differentiation markers ``tad.stop_gradient``, ``tad.start_checkpoint`` and
-``tad.end_checkpoint`` are never folded or merged; they go only when unused.
+The differentiation markers (:attr:`~tensorad.dialects.record.Trait.MARKER`:
+``tad.stop_gradient``, ``tad.start_checkpoint``, ``tad.end_checkpoint``) are
+never folded or merged; they go only when unused.
 
 Examples
 --------
@@ -35,43 +39,12 @@ False
 from __future__ import annotations
 
 from collections import ChainMap
-from math import prod
-from typing import Callable, Optional
+from typing import Optional
 
-import numpy as np
 from mlir import ir
 
-from ..dialects import builder as ops
-from ..dialects.rules import registrar
-from ..dialects.shapes import python_attrs
+from ..dialects.record import Trait, has_trait, record_of
 from .walk import collect
-
-MARKERS = frozenset({"tad.stop_gradient", "tad.start_checkpoint", "tad.end_checkpoint"})
-# Upstream ops without side effects that DCE may erase (tad ops are all pure).
-PURE_DIALECTS = ("tad.", "arith.", "math.")
-PURE_OPS = frozenset({"tensor.empty", "tensor.extract_slice", "tensor.insert_slice", "tensor.concat",
-                      "tensor.collapse_shape", "tensor.expand_shape", "tensor.extract",
-                      "tensor.from_elements", "tensor.splat", "tensor.cast", "tensor.dim"})
-
-FoldRule = Callable[[ir.Operation], Optional[ir.Value]]
-FOLDS: dict[str, FoldRule] = {}
-
-
-fold = registrar(FOLDS)
-fold.__doc__ = """Register ``fn`` as the fold rule of the ops ``names``.
-
-    A rule runs with the insertion point before the op and the op's location
-    active. It returns the value that replaces the op's single result (an
-    existing value or one it builds), or None when the op does not fold.
-
-    Examples
-    --------
-    >>> @fold("tad.example_identity")
-    ... def _example(op):
-    ...     return op.operands[0]
-    >>> FOLDS.pop("tad.example_identity") is _example
-    True
-    """
 
 
 def run(op: ir.Operation, pass_) -> None:
@@ -103,9 +76,13 @@ def _walk(op: ir.Operation) -> list:
 
 
 def _fold_all(op: ir.Operation) -> bool:
+    # A fold runs with the insertion point before the op and the op's location
+    # active; it returns the value that replaces the op's single result (an
+    # existing value or one it builds), or None when the op does not fold.
     changed = False
     for inner in _walk(op):
-        rule = FOLDS.get(inner.name)
+        record = record_of(inner)
+        rule = record.fold if record is not None else None
         if rule is None:
             continue
         with ir.InsertionPoint(inner), inner.location:
@@ -121,7 +98,8 @@ def _cse_key(op: ir.Operation) -> Optional[tuple]:
     # Pure upstream ops too: derivative rules recompute the same arith/math
     # values (the same partial for two cotangents), and running upstream cse
     # after this pass would not see the tad ops they feed.
-    if op.name in MARKERS or op.regions or not _is_pure(op) or op.name == "tensor.empty":
+    if (has_trait(op, Trait.MARKER) or op.regions or not _is_pure(op)
+            or has_trait(op, Trait.FRESH)):
         return None
     attrs = tuple((name, op.attributes[name]) for name in sorted(op.attributes))
     return (op.name, tuple(op.operands), attrs, tuple(r.type for r in op.results))
@@ -160,16 +138,12 @@ def _cse(op: ir.Operation) -> bool:
     return changed
 
 
-# Structured control flow is pure when everything inside it is (its terminators aside).
-PURE_REGION_OPS = frozenset({"scf.for", "scf.if", "scf.while", "scf.execute_region"})
-TERMINATORS = frozenset({"scf.yield", "scf.condition"})
-
-
 def _is_pure(op: ir.Operation) -> bool:
     if op.regions:
-        return op.name in PURE_REGION_OPS and all(
-            inner.name in TERMINATORS or _is_pure(inner) for inner in _walk(op))
-    return op.name.startswith(PURE_DIALECTS) or op.name in PURE_OPS
+        # Structured control flow is pure when everything inside it is (its terminators aside).
+        return has_trait(op, Trait.PURE_IF_BODY_PURE) and all(
+            has_trait(inner, Trait.TERMINATOR) or _is_pure(inner) for inner in _walk(op))
+    return has_trait(op, Trait.PURE)
 
 
 def _dce(op: ir.Operation) -> bool:
@@ -187,126 +161,3 @@ def _dce(op: ir.Operation) -> bool:
                     break
         else:
             return changed
-
-
-# --- fold rules ------------------------------------------------------------------
-
-def _producer(value: ir.Value, name: str) -> Optional[ir.Operation]:
-    """The op named ``name`` that defines ``value``, or None."""
-    if isinstance(value, ir.OpResult) and value.owner.name == name:
-        return value.owner.operation
-    return None
-
-
-def _splat_value(value: ir.Value) -> Optional[ir.Attribute]:
-    """The scalar attribute of the ``tad.constant`` defining ``value``, or None."""
-    constant = _producer(value, "tad.constant")
-    return None if constant is None else constant.attributes["value"]
-
-
-@fold("tad.convert", "tad.reduce_sum", "tad.pad")
-def _fold_same_type(op):
-    # The shape rules leave these ops only one way to keep the operand's
-    # type: the identity (no padding, nothing reduced, the whole slice, ...).
-    x = op.operands[0]
-    return x if x.type == op.results[0].type else None
-
-
-def _or_splat(rule: FoldRule) -> FoldRule:
-    """Fold a structure op of a splat constant into a splat constant first, else apply ``rule``."""
-
-    def folded(op):
-        value = _splat_value(op.operands[0])
-        if value is None or prod(op.operands[0].type.shape) == 0:
-            return rule(op)
-        t = op.results[0].type
-        return ops.constant(value.value, t.shape, t.element_type)
-
-    return folded
-
-
-@fold("tad.transpose")
-@_or_splat
-def _fold_transpose(op):
-    # transpose(transpose(y, inner), outer) reads y's dim inner[outer[i]].
-    perm = python_attrs(op)["permutation"]
-    x = op.operands[0]
-    inner = _producer(x, "tad.transpose")
-    if inner is not None:
-        inner_perm = python_attrs(inner)["permutation"]
-        perm, x = tuple(inner_perm[p] for p in perm), inner.operands[0]
-    if perm == tuple(range(len(perm))):
-        return x
-    return None if inner is None else ops.transpose(x, perm)
-
-
-@fold("tad.reshape")
-@_or_splat
-def _fold_reshape(op):
-    inner = _producer(op.operands[0], "tad.reshape")
-    if inner is None:
-        return _fold_same_type(op)
-    x, t = inner.operands[0], op.results[0].type
-    return x if x.type == t else ops.reshape(x, t.shape)
-
-
-@fold("tad.broadcast_in_dim")
-@_or_splat
-def _fold_broadcast_in_dim(op):
-    dims = python_attrs(op)["broadcast_dimensions"]
-    return _fold_same_type(op) if dims == tuple(range(len(dims))) else None
-
-
-fold("tad.slice", "tad.reduce_max", "tad.reduce_min")(_or_splat(_fold_same_type))
-
-
-def _is_zero(value: ir.Value) -> bool:
-    scalar = _splat_value(value)
-    return scalar is not None and scalar.value == 0
-
-
-# Scalar arithmetic of two splat constants, evaluated here (float ops only:
-# integer wrap-around and division rounding are left to the compiled code).
-_FLOAT_DTYPES = {"f32": np.float32, "f64": np.float64}
-_SPLAT_ARITHMETIC = {"arith.addf": lambda a, b: a + b, "arith.subf": lambda a, b: a - b,
-                     "arith.mulf": lambda a, b: a * b}
-
-
-def _splat_arithmetic(op) -> Optional[ir.Value]:
-    a, b = (_splat_value(v) for v in op.operands)
-    if a is None or b is None or op.name not in _SPLAT_ARITHMETIC:
-        return None
-    t = op.results[0].type
-    value = _SPLAT_ARITHMETIC[op.name](a.value, b.value)
-    return ops.constant(float(np.asarray(value, _FLOAT_DTYPES[str(t.element_type)])), t.shape,
-                        t.element_type)
-
-
-def _is_splat(value: ir.Value, number: float) -> bool:
-    scalar = _splat_value(value)
-    return scalar is not None and scalar.value == number
-
-
-def _is_zero(value: ir.Value) -> bool:
-    return _is_splat(value, 0)
-
-
-@fold("arith.addf", "arith.addi")
-def _fold_add_zero(op):
-    # Drops zero adjoints; the one value this changes is -0.0 + 0.0 (-0.0
-    # instead of +0.0), which no derivative depends on.
-    lhs, rhs = op.operands
-    return lhs if _is_zero(rhs) else (rhs if _is_zero(lhs) else _splat_arithmetic(op))
-
-
-@fold("arith.subf", "arith.subi")
-def _fold_sub_zero(op):
-    lhs, rhs = op.operands
-    return lhs if _is_zero(rhs) else _splat_arithmetic(op)
-
-
-@fold("arith.mulf", "arith.muli")
-def _fold_mul_one(op):
-    # Seeds of 1 (grad's cotangent) multiply whole adjoints: drop them.
-    lhs, rhs = op.operands
-    return lhs if _is_splat(rhs, 1) else (rhs if _is_splat(lhs, 1) else _splat_arithmetic(op))

@@ -25,16 +25,13 @@ import argparse
 import os
 import re
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional, Sequence
+from typing import Optional, Sequence
+
+from tensorad.tools.verify_diagnostics import Diag, Where, check_expectations, file_location, parse_expectations
 
 PROG = "autodiff-opt"
 SPLIT_MARKER = "// -----"
-
-# A source position: (file name as the parser saw it, line, column).
-Where = tuple[str, int, int]
-
 
 class _Parser(argparse.ArgumentParser):
     """Argument parser whose usage errors exit with status 1, like ``mlir-opt``."""
@@ -105,16 +102,29 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     if args.run_reproducer and (args.pass_pipeline is not None or elements):
         parser.error("--run-reproducer runs the pipeline recorded in the input: it takes no passes")
     args.pipeline = args.pass_pipeline or (f"builtin.module({','.join(elements)})" if elements else "")
-    if args.tad_remat_report:
-        args.pipeline, found = _REMAT.subn(
-            lambda m: f"tad-remat{{{(m.group(2) or '')} report={args.tad_remat_report}}}", args.pipeline)
-        if not found:
-            parser.error("--tad-remat-report needs the tad-remat pass in the pipeline")
+    if args.tad_remat_report and not _runs_remat(args.pipeline):
+        parser.error("--tad-remat-report needs the tad-remat pass in the pipeline")
     return args
 
 
-# The tad-remat element of a pipeline, with its options.
-_REMAT = re.compile(r"(?<![\w.-])tad-remat(?![\w-])(\{([^}]*)\})?")
+def _runs_remat(pipeline: str) -> bool:
+    """Whether ``pipeline`` runs ``tad-remat``, itself or inside a named pipeline.
+
+    A pipeline that cannot be read counts as running it: building the pass
+    manager then reports what is wrong with it.
+
+    Examples
+    --------
+    >>> _runs_remat("tad-jit-differentiate{budget=64MiB}"), _runs_remat("builtin.module(cse)")
+    (True, False)
+    """
+    from tensorad.passes.registry import pipeline_elements
+
+    try:
+        elements = pipeline_elements(pipeline)
+    except (ValueError, ImportError):
+        return True
+    return any(re.match(r"tad-remat(?![\w-])", element) for element in elements)
 
 
 class _HelpAction(argparse.Action):
@@ -191,52 +201,6 @@ def split_input(text: str) -> list[str]:
     return chunks
 
 
-def file_location(loc) -> Optional[Where]:
-    """Return the first file position inside an ``ir.Location``, or None.
-
-    Name, call-site (the callee) and fused locations are unwrapped, as
-    ``mlir-opt`` does when it prints a diagnostic.
-
-    Examples
-    --------
-    >>> from mlir import ir
-    >>> with ir.Context():
-    ...     file_location(ir.Location.name("x", childLoc=ir.Location.file("a.py", 3, 1)))
-    ('a.py', 3, 1)
-    """
-    if loc.is_a_file():
-        return loc.filename, loc.start_line, loc.start_col
-    if loc.is_a_name():
-        return file_location(loc.child_loc)
-    if loc.is_a_callsite():
-        return file_location(loc.callee)
-    if loc.is_a_fused():
-        return next(filter(None, map(file_location, loc.locations)), None)
-    return None
-
-
-@dataclass
-class Diag:
-    """A diagnostic copied out of MLIR (``ir.Diagnostic`` lives only during its handler)."""
-
-    severity: str
-    where: Optional[Where]
-    message: str
-    notes: list["Diag"] = field(default_factory=list)
-
-    @classmethod
-    def of(cls, diag) -> "Diag":
-        """Copy an ``ir.Diagnostic`` and its notes.
-
-        Examples
-        --------
-        >>> Diag.of(diagnostic).severity  # doctest: +SKIP
-        'error'
-        """
-        return cls(diag.severity.name.lower(), file_location(diag.location), diag.message,
-                   [cls.of(note) for note in diag.notes])
-
-
 class Source:
     """The input text and its name, for printing diagnostics the way ``mlir-opt`` does.
 
@@ -274,107 +238,6 @@ class Source:
             self.print(note.severity, note.where, note.message, show_line=False)
 
 
-@dataclass
-class Expected:
-    """One ``// expected-SEVERITY@DESIGNATOR {{text}}`` comment."""
-
-    severity: str
-    line: int  # the line the diagnostic must be at; 0 for @unknown
-    at: Where  # where the comment is
-    text: str
-    pattern: Optional[re.Pattern]  # for expected-SEVERITY-re
-    matched: bool = False
-
-    def matches(self, message: str) -> bool:
-        """True when ``message`` contains the text (or matches the -re pattern)."""
-        return bool(self.pattern.search(message)) if self.pattern else self.text in message
-
-
-_EXPECTED = re.compile(r"expected-(error|note|remark|warning)(-re)? *"
-                       r"(@([+-][0-9]+|above|below|unknown))? *\{\{(.*)\}\}$")
-
-
-def _re_pattern(text: str) -> re.Pattern:
-    """``a{{[0-9]+}}b`` -> regex: literal text, ``{{...}}`` parts are regexes (MLIR's -re)."""
-    parts = re.split(r"\{\{(.*?)\}\}", text)
-    return re.compile("".join(f"(?:{p})" if i % 2 else re.escape(p) for i, p in enumerate(parts)))
-
-
-def parse_expectations(text: str) -> list[Expected]:
-    """Read the ``expected-*`` comments of ``text`` with MLIR's line designators.
-
-    ``@+N``/``@-N`` are relative to the comment, ``@above`` is the last line
-    without an ``expected-*`` comment, ``@below`` the next such line,
-    ``@unknown`` a diagnostic without a file location.
-
-    Examples
-    --------
-    >>> [e.line for e in parse_expectations("x\\n// expected-error@above {{bad}}\\n")]
-    [1]
-    """
-    expected, below = [], []
-    last_plain = 0
-    for i, line in enumerate(text.split("\n")):
-        m = _EXPECTED.search(line.rstrip())
-        if not m:
-            for e in below:
-                e.line = i + 1
-            below, last_plain = [], i
-            continue
-        severity, is_re, designator, body = m[1], m[2], m[4], m[5]
-        e = Expected(severity, i + 1, ("-", i + 1, m.start() + 1), body, _re_pattern(body) if is_re else None)
-        if designator is None:
-            pass
-        elif designator[0] in "+-":
-            e.line += int(designator)
-        elif designator == "unknown":
-            e.line = 0
-        elif designator == "above":
-            e.line = last_plain + 1
-        else:
-            below.append(e)  # its line is set when the next plain line comes
-        expected.append(e)
-    return expected
-
-
-def check_expectations(diags: Sequence[Diag], expected: Sequence[Expected],
-                       report: Callable[[Optional[Where], str], None]) -> bool:
-    """Match produced diagnostics (notes included) against expectations.
-
-    Every produced diagnostic needs an expectation of its severity at its line
-    whose text it contains; every expectation needs a diagnostic. Each
-    mismatch is passed to ``report(where, message)``.
-
-    Returns
-    -------
-    bool
-        True when everything matched.
-
-    Examples
-    --------
-    >>> exp = parse_expectations("x // expected-error {{bad}}")
-    >>> check_expectations([Diag("error", ("-", 1, 1), "bad op")], exp, print)
-    True
-    """
-    ok = True
-    for d in (n for diag in diags for n in (diag, *diag.notes)):
-        # mlir-opt turns this note off in --verify-diagnostics mode; the bindings cannot.
-        if d.severity == "note" and d.message.startswith("see current operation"):
-            continue
-        line = 0 if d.where is None else d.where[1] if d.where[0] == "-" else None
-        candidates = [e for e in expected if e.severity == d.severity and e.line == line and e.matches(d.message)]
-        if candidates:
-            min(candidates, key=lambda e: e.matched).matched = True
-        else:
-            report(d.where, f"unexpected {d.severity}: {d.message}")
-            ok = False
-    for e in expected:
-        if not e.matched:
-            report(e.at, f'expected {e.severity} "{e.text}" was not produced')
-            ok = False
-    return ok
-
-
 def _mlir_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -393,7 +256,7 @@ class _Driver:
         from mlir import ir
 
         from tensorad.dialects import make_context
-        from tensorad.passes.registry import build_pass_manager
+        from tensorad.passes.registry import PassResults, build_pass_manager
 
         self.ir, self.args, self.source = ir, args, source
         self.ctx = make_context()
@@ -405,7 +268,8 @@ class _Driver:
         self.quiet = False  # while a crash is located: its diagnostics were shown already
         self._handler = self.ctx.attach_diagnostic_handler(self._on_diagnostic)
         self.verify_pm = build_pass_manager("tad-verify", self.ctx)
-        self.pm = build_pass_manager(args.pipeline, self.ctx) if args.pipeline else None
+        self.results = PassResults()  # what the passes return while one chunk is processed
+        self.pm = build_pass_manager(args.pipeline, self.ctx, results=self.results) if args.pipeline else None
         if self.pm is not None and args.mlir_print_ir_after_all:
             self.pm.enable_ir_printing()
         if self.pm is not None and args.mlir_timing:
@@ -423,13 +287,15 @@ class _Driver:
             self.source.print_diag(diag)
         return True
 
-    def process(self, chunk: str) -> tuple[Optional[str], bool]:
-        """Return (printed IR or None on failure, whether the chunk is fine).
+    def process(self, chunk: str):
+        """Return (printed IR or None on failure, whether the chunk is fine, what the passes returned).
 
         A chunk is fine when it succeeded, or under ``--verify-diagnostics``
-        when its diagnostics are exactly the expected ones.
+        when its diagnostics are exactly the expected ones. What the passes
+        returned is a :class:`tensorad.passes.registry.PassResults`.
         """
         from tensorad.passes.isolation import ChildCrashed, fork_call
+        from tensorad.passes.registry import PassResults
 
         if self.args.mlir_timing:
             return self._process_here(chunk)
@@ -437,9 +303,16 @@ class _Driver:
             return fork_call(lambda: self._process_here(chunk))
         except ChildCrashed as crash:
             self._report_crash(chunk, crash.cause)
-            return None, False
+            return None, False, PassResults()
 
-    def _process_here(self, chunk: str) -> tuple[Optional[str], bool]:
+    def _process_here(self, chunk: str):
+        from tensorad.passes.registry import PassResults
+
+        self.results.entries.clear()
+        output, fine = self._transform(chunk)
+        return output, fine, PassResults(list(self.results.entries))
+
+    def _transform(self, chunk: str) -> tuple[Optional[str], bool]:
         self.diags = []
         try:
             module = self.ir.Module.parse(chunk, self.ctx)
@@ -604,8 +477,14 @@ def run(argv: Sequence[str]) -> int:
     sys.stderr.flush()  # MLIR writes IR dumps and timing straight to the stderr file descriptor
     results = [driver.process(chunk) for chunk in (split_input(text) if args.split_input_file else [text])]
     driver.close()
-    ok = all(fine for _, fine in results)
-    output = f"{SPLIT_MARKER}\n".join(out or "" for out, _ in results)
+    reports = [report for _, _, returned in results for report in returned.of("tad-remat")]
+    if args.tad_remat_report and reports:
+        try:  # the last run's, as when each run wrote the file
+            reports[-1].write(args.tad_remat_report)
+        except OSError as err:
+            return _error(f"cannot write '{args.tad_remat_report}': {err.strerror or err}")
+    ok = all(fine for _, fine, _ in results)
+    output = f"{SPLIT_MARKER}\n".join(out or "" for out, _, _ in results)
     # With --export the artefact is the output: the lowered IR is printed only when asked for.
     output_file = args.output or ("" if args.export else "-")
     if output_file == "-":

@@ -8,6 +8,12 @@ from __future__ import annotations
 
 from math import prod
 
+from mlir import ir
+from mlir.dialects import arith
+
+from .. import builder
+from .. import linalg_builder as linalg
+from ..derivatives import sum_contributions
 from ..record import Family, Trait
 from ..shapes import TensorSpec, need, dims_attr, same_element_type, python_attrs
 
@@ -49,3 +55,153 @@ def _dot_general_flops(op) -> int:
     lhs = op.operands[0].type.shape
     contracting = prod(lhs[d] for d in python_attrs(op)["lhs_contracting_dimensions"])
     return 2 * prod(op.results[0].type.shape) * contracting
+
+
+# --- lowering --------------------------------------------------------------------
+
+# A dot product over more terms than this is lowered as products and a blocked
+# sum (linalg_builder.float_sum). Products with free dims (matrix-vector,
+# matrix-matrix) keep their register-tiled kernel, whose accumulators add along
+# the contracting dim as BLAS's do: splitting that dim would cost a partial
+# result per block.
+_LONG_CONTRACTION = 4096
+
+
+@family.lowering("tad.dot_general")
+def _lower_dot_general(op):
+    # Loops: batch dims, lhs free dims, contracting dims, then rhs free dims. With
+    # the rhs free dims innermost, the innermost loop walks rows of rhs and of the
+    # result contiguously (C[i, :] += A[i, k] * B[k, :]), which LLVM vectorizes.
+    lhs, rhs = op.operands
+    a, t = python_attrs(op), op.results[0].type
+    lb, rb = a["lhs_batching_dimensions"], a["rhs_batching_dimensions"]
+    lc, rc = a["lhs_contracting_dimensions"], a["rhs_contracting_dimensions"]
+    # Lay rhs out as (batch, contracting, free) first, so its free dims are
+    # contiguous; the copy costs one pass over rhs, the contraction many.
+    rhs_free = [d for d in range(rhs.type.rank) if d not in rb and d not in rc]
+    order = list(rb) + list(rc) + rhs_free
+    if rhs_free and order != list(range(rhs.type.rank)):
+        rhs = linalg.permuted(rhs, order)
+        rb, rc = list(range(len(rb))), list(range(len(rb), len(rb) + len(rc)))
+    n_batch, n_contract = len(lb), len(lc)
+    n_lhs_free = lhs.type.rank - n_batch - n_contract
+    n_rhs_free = rhs.type.rank - n_batch - n_contract
+    n_loops = t.rank + n_contract
+    first_contract = n_batch + n_lhs_free
+
+    def operand_map(rank, batch, contracting, free_start):
+        loop = {d: k for k, d in enumerate(batch)}
+        loop.update({d: first_contract + k for k, d in enumerate(contracting)})
+        free = [d for d in range(rank) if d not in loop]
+        loop.update({d: free_start + k for k, d in enumerate(free)})
+        return linalg.affine_map(n_loops, [loop[d] for d in range(rank)])
+
+    lhs_map = operand_map(lhs.type.rank, lb, lc, n_batch)
+    rhs_map = operand_map(rhs.type.rank, rb, rc, first_contract + n_contract)
+    out_loops = list(range(first_contract)) + list(range(first_contract + n_contract, n_loops))
+    out_map = linalg.affine_map(n_loops, out_loops)
+    category = linalg.category(t.element_type)
+    if not n_contract:
+        # An outer product writes each element once. An all-parallel generic
+        # that read a zero init would be fused into a broadcasting consumer
+        # with that init as an output written once per broadcast element.
+        return linalg.generic([lhs, rhs], [linalg.empty(t)], [lhs_map, rhs_map, out_map],
+                              ["parallel"] * n_loops, lambda l, r, _out: [linalg.MUL[category](l, r)])
+    n_terms = prod(lhs.type.shape[d] for d in lc)
+    if category == "float" and n_terms > _LONG_CONTRACTION and not n_lhs_free and not n_rhs_free:
+        # A dot product (batched or not) uses each operand element once: the
+        # products, fused into a blocked sum, lose no reuse and add in stages
+        # instead of along one accumulator of n_terms.
+        loops = ir.RankedTensorType.get(
+            [*t.shape[:first_contract], *(lhs.type.shape[d] for d in lc), *t.shape[first_contract:]],
+            t.element_type)
+        products = linalg.generic([lhs, rhs], [linalg.empty(loops)],
+                                  [lhs_map, rhs_map, linalg.affine_map(n_loops, range(n_loops))],
+                                  ["parallel"] * n_loops, lambda l, r, _out: [arith.mulf(l, r)])[0]
+        return [linalg.float_sum(products, range(first_contract, first_contract + n_contract))]
+    zero = linalg.splat(linalg.zero_attr(t.element_type), t)
+    if category != "bool":
+        # A named contraction, not a generic: elementwise fusion would pull the
+        # producers of its operands (a tanh, say) into the innermost loop and
+        # recompute them there once per output column. (linalg.contract needs a
+        # contracting dim, and reduces booleans with addi, not or.)
+        return [linalg.contract(lhs, rhs, outs=[zero], indexing_maps=[lhs_map, rhs_map, out_map])]
+    iterators = (["parallel"] * first_contract + ["reduction"] * n_contract
+                 + ["parallel"] * n_rhs_free)
+    return linalg.generic([lhs, rhs], [zero], [lhs_map, rhs_map, out_map], iterators,
+                          lambda l, r, acc: [linalg.ADD[category](acc, linalg.MUL[category](l, r))])
+
+
+# --- derivatives -----------------------------------------------------------------
+
+def _dot_dims(c):
+    a = c.attrs
+    lhs, rhs = c.inputs
+    lb, rb = list(a["lhs_batching_dimensions"]), list(a["rhs_batching_dimensions"])
+    lc, rc = list(a["lhs_contracting_dimensions"]), list(a["rhs_contracting_dimensions"])
+    lfree = [d for d in range(lhs.ndim) if d not in lb and d not in lc]
+    rfree = [d for d in range(rhs.ndim) if d not in rb and d not in rc]
+    return lb, rb, lc, rc, lfree, rfree
+
+
+def _dot(a, b, batch, contract):
+    return builder.dot_general(a, b, batch[0], batch[1], contract[0], contract[1])
+
+
+def _transposed(value, perm):
+    return value if list(perm) == list(range(len(perm))) else builder.transpose(value, list(perm))
+
+
+@family.jvp("tad.dot_general")
+def _dot_jvp(c, tangents):
+    lb, rb, lc, rc, lfree, rfree = _dot_dims(c)
+    lhs, rhs = c.inputs
+    nb, n_b, n_l, n_r = c.nb, len(lb), len(lfree), len(rfree)
+    terms = []
+    if tangents[0] is not None:  # result dims: B, P, Lf, Rf
+        out = _dot(tangents[0], rhs, ([d + nb for d in lb], rb), ([d + nb for d in lc], rc))
+        perm = [n_b + p for p in range(nb)] + list(range(n_b)) + \
+            [n_b + nb + k for k in range(n_l + n_r)]
+        terms.append(_transposed(out, perm))
+    if tangents[1] is not None:  # result dims: B, Lf, P, Rf
+        out = _dot(lhs, tangents[1], (lb, [d + nb for d in rb]), (lc, [d + nb for d in rc]))
+        perm = [n_b + n_l + p for p in range(nb)] + list(range(n_b + n_l)) + \
+            [n_b + n_l + nb + k for k in range(n_r)]
+        terms.append(_transposed(out, perm))
+    return [sum_contributions(terms)]
+
+
+@family.vjp("tad.dot_general")
+def _dot_vjp(c, cotangents):
+    (ct,) = cotangents
+    lb, rb, lc, rc, lfree, rfree = _dot_dims(c)
+    lhs, rhs = c.inputs
+    nb, n_b, n_l, n_r = c.nb, len(lb), len(lfree), len(rfree)
+    ct_b = [nb + i for i in range(n_b)]
+    ct_l = [nb + n_b + k for k in range(n_l)]
+    ct_r = [nb + n_b + n_l + k for k in range(n_r)]
+
+    def grad(other, other_batch, other_free, ct_free_other, own_batch, own_free, own_contract,
+             other_contract, rank):
+        # Two equivalent contractions; keep the one whose result needs no transpose.
+        rest = sorted(other_contract)
+        n_rest = len(rest)
+        forms = (  # (operands, batch, contract, where P, own free, own contracting dims land)
+            ((ct, other), (ct_b, other_batch), (ct_free_other, other_free),
+             n_b, n_b + nb, n_b + nb + len(own_free)),
+            ((other, ct), (other_batch, ct_b), (other_free, ct_free_other),
+             n_b + n_rest, n_b + n_rest + nb, n_b),
+        )
+        candidates = []
+        for operands, batch, contract, at_p, at_free, at_contract in forms:
+            position = {d: i for i, d in enumerate(own_batch)}
+            position.update({d: at_free + k for k, d in enumerate(own_free)})
+            position.update({d: at_contract + rest.index(od)
+                             for d, od in zip(own_contract, other_contract)})
+            perm = [at_p + p for p in range(nb)] + [position[d] for d in range(rank)]
+            candidates.append((perm != sorted(perm), operands, batch, contract, perm))
+        _, operands, batch, contract, perm = min(candidates, key=lambda form: form[0])
+        return _transposed(_dot(operands[0], operands[1], batch, contract), perm)
+
+    return [grad(rhs, rb, rfree, ct_r, lb, lfree, lc, rc, lhs.ndim),
+            grad(lhs, lb, lfree, ct_l, rb, rfree, rc, lc, rhs.ndim)]

@@ -1,11 +1,69 @@
-"""Control flow and calls: ``scf`` loops and branches, ``func.call``, and the tensor ops they carry.
+"""Control flow and calls: ``scf`` loops and branches, their terminators, ``func.call`` and ``func.return``.
 
 Upstream declares these ops; their records here hold traits and the
-derivative rules that need no sweep of a region.
+derivative rules of calls. The derivative rules of the ``scf`` ops drive
+the differentiator's sweeps over their regions (activity analysis, tapes,
+Revolve schedules), so :mod:`tensorad.passes.differentiate.control_flow`
+registers them on these records through :data:`family`.
+
+Examples
+--------
+>>> from tensorad.dialects.record import has_trait, record_of
+>>> has_trait("scf.for", Trait.PURE_IF_BODY_PURE), has_trait("scf.yield", Trait.TERMINATOR)
+(True, True)
+>>> record_of("func.call").vjp is not None
+True
 """
 
 from __future__ import annotations
 
+from mlir import ir
+
+from .. import builder
+from ..derivatives import RuleContext
 from ..record import Family, Trait
 
 family = Family("control_flow")
+
+# Structured control flow is pure when everything inside it is (its terminators aside).
+for _name in ("scf.for", "scf.if", "scf.while", "scf.execute_region"):
+    family.upstream(_name, traits=(Trait.PURE_IF_BODY_PURE,))
+for _name in ("scf.yield", "scf.condition", "func.return"):
+    family.upstream(_name, traits=(Trait.TERMINATOR,))
+# A call may have side effects: it is neither merged nor erased.
+family.upstream("func.call", traits=())
+
+
+# ----------------------------------------------------------------------------
+# Calls: differentiate the callee once, call its derivative
+# ----------------------------------------------------------------------------
+
+def _call(callee: str, operands: list, result_types: list) -> list:
+    op = ir.Operation.create("func.call", results=result_types, operands=list(operands),
+                             attributes={"callee": ir.FlatSymbolRefAttr.get(callee)})
+    return [builder.Val(r) for r in op.results]
+
+
+def _float_inputs(c: RuleContext, selected) -> tuple:
+    return tuple(i for i, x in enumerate(c.inputs) if x.is_float and selected(i))
+
+
+@family.jvp("func.call")
+def _call_jvp(c: RuleContext, tangents: list) -> list:
+    wrt = _float_inputs(c, lambda i: tangents[i] is not None)
+    prefix = tangents[wrt[0]].shape[:c.nb]
+    name, ftype = c.derive("jvp", c.op.attributes["callee"].value, wrt, prefix)
+    outs = _call(name, c.inputs + [tangents[i] for i in wrt], list(ftype.results))
+    return outs[len(c.outputs):]
+
+
+@family.vjp("func.call")
+def _call_vjp(c: RuleContext, cotangents: list) -> list:
+    like = next(ct for ct in cotangents if ct is not None)
+    prefix = like.shape[:c.nb]
+    wrt = _float_inputs(c, lambda i: True)
+    name, ftype = c.derive("vjp", c.op.attributes["callee"].value, wrt, prefix)
+    seeds = [ct if ct is not None else builder.zeros(prefix + y.shape, y.element_type)
+             for ct, y in zip(cotangents, c.outputs)]
+    grads = iter(_call(name, c.inputs + seeds, list(ftype.results))[len(c.outputs):])
+    return [next(grads) if i in wrt else None for i in range(len(c.inputs))]

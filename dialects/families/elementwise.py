@@ -1,11 +1,190 @@
 """Elementwise ``arith`` and ``math`` ops on tensors (and scalars).
 
 Upstream declares these ops; their records here hold what tensorad adds:
-traits, folds and derivative rules.
+traits, folds and derivative rules. Every op of the two dialects has a
+record (the names come from the bindings' generated op classes), so passes
+know each of them to be pure and elementwise without a list of names.
+
+Examples
+--------
+>>> from tensorad.dialects.record import has_trait, record_of
+>>> has_trait("math.erf", Trait.PURE), has_trait("arith.cmpf", Trait.ZERO_DERIVATIVE)
+(True, True)
+>>> record_of("arith.addf").fold is not None
+True
 """
 
 from __future__ import annotations
 
+import inspect
+from typing import Callable, Optional
+
+import numpy as np
+from mlir import ir
+from mlir.dialects import _arith_ops_gen, _math_ops_gen
+
+from .. import builder
+from ..builder import Val
+from ..derivatives import RuleContext, defelementwise
 from ..record import Family, Trait
 
 family = Family("elementwise")
+
+
+def _operation_names(module) -> list:
+    """Names of the ops whose classes the bindings generated in ``module``, sorted."""
+    return sorted({cls.OPERATION_NAME for _, cls in inspect.getmembers(module, inspect.isclass)
+                   if isinstance(getattr(cls, "OPERATION_NAME", None), str)})
+
+
+# ELEMENTWISE describes an op whose one result is a tensor; passes that fuse
+# elementwise ops check that it is (and so take an arith.constant of a dense
+# tensor for one, as the remat graph always has).
+for _name in ("arith.cmpf", "arith.cmpi", "math.floor", "math.ceil", "math.roundeven", "arith.constant"):
+    # Piecewise constant in their operands (comparisons, rounding), or without operands.
+    family.upstream(_name, traits=(Trait.PURE, Trait.ELEMENTWISE, Trait.ZERO_DERIVATIVE))
+for _name in _operation_names(_arith_ops_gen) + _operation_names(_math_ops_gen):
+    if _name not in family.names:
+        family.upstream(_name, traits=(Trait.PURE, Trait.ELEMENTWISE))
+
+
+# ----------------------------------------------------------------------------
+# Folds (tad-simplify)
+# ----------------------------------------------------------------------------
+
+def _is_splat(value: ir.Value, number: float) -> bool:
+    scalar = builder.splat_value(value)
+    return scalar is not None and scalar.value == number
+
+
+def _is_zero(value: ir.Value) -> bool:
+    return _is_splat(value, 0)
+
+
+# Scalar arithmetic of two splat constants is evaluated here for floats only:
+# integer wrap-around and division rounding are left to the compiled code.
+_FLOAT_DTYPES = {"f32": np.float32, "f64": np.float64}
+
+
+def _splat_arithmetic(op: ir.Operation, combine: Callable) -> Optional[ir.Value]:
+    """A splat constant for ``combine`` of two float splat constants, or None."""
+    a, b = (builder.splat_value(v) for v in op.operands)
+    t = op.results[0].type
+    if a is None or b is None or not isinstance(t.element_type, ir.FloatType):
+        return None
+    value = combine(a.value, b.value)
+    return builder.constant(float(np.asarray(value, _FLOAT_DTYPES[str(t.element_type)])), t.shape,
+                            t.element_type)
+
+
+@family.fold("arith.addf", "arith.addi")
+def _fold_add(op):
+    # Drops zero adjoints; the one value this changes is -0.0 + 0.0 (-0.0
+    # instead of +0.0), which no derivative depends on.
+    lhs, rhs = op.operands
+    return lhs if _is_zero(rhs) else (rhs if _is_zero(lhs) else _splat_arithmetic(op, lambda a, b: a + b))
+
+
+@family.fold("arith.subf", "arith.subi")
+def _fold_subtract(op):
+    lhs, rhs = op.operands
+    return lhs if _is_zero(rhs) else _splat_arithmetic(op, lambda a, b: a - b)
+
+
+@family.fold("arith.mulf", "arith.muli")
+def _fold_multiply(op):
+    # Seeds of 1 (grad's cotangent) multiply whole adjoints: drop them.
+    lhs, rhs = op.operands
+    return lhs if _is_splat(rhs, 1) else (rhs if _is_splat(lhs, 1) else _splat_arithmetic(op, lambda a, b: a * b))
+
+
+# ----------------------------------------------------------------------------
+# Derivatives
+# ----------------------------------------------------------------------------
+
+defelementwise(family, "arith.addf", lambda c: 1, lambda c: 1)
+defelementwise(family, "arith.subf", lambda c: 1, lambda c: -1)
+defelementwise(family, "arith.mulf", lambda c: c.inputs[1], lambda c: c.inputs[0])
+defelementwise(family, "arith.divf", lambda c: builder.reciprocal(c.inputs[1]),
+               lambda c: builder.negative(c.outputs[0] / c.inputs[1]))
+defelementwise(family, "arith.negf", lambda c: -1)
+
+
+def _max_share(c: RuleContext, wins: Callable) -> Val:
+    """1 where operand 0 wins, 0 where it loses, 1/2 on ties (as JAX splits them)."""
+    a, b = c.inputs
+    won = wins(a, b)
+    tie = builder.select(builder.equal(a, b), builder.constant(0.5, a.shape, a.element_type),
+                         builder.constant(0.0, a.shape, a.element_type))
+    return builder.select(won, builder.constant(1.0, a.shape, a.element_type), tie)
+
+
+defelementwise(family, "arith.maximumf", lambda c: _max_share(c, builder.greater),
+               lambda c: 1.0 - _max_share(c, builder.greater))
+defelementwise(family, "arith.minimumf", lambda c: _max_share(c, builder.less),
+               lambda c: 1.0 - _max_share(c, builder.less))
+
+
+# Selecting (not multiplying by a 0/1 mask, as JAX): an inf or NaN derivative in
+# the branch not taken stays out, so where(y == 0, 0, y * x ** (y - 1)) has
+# finite derivatives of every order at x = 0.
+@family.jvp("arith.select")
+def _select_jvp(c: RuleContext, tangents: list) -> list:
+    _, on_true, on_false = tangents
+    if on_true is None and on_false is None:
+        return [None]
+    like = on_true if on_true is not None else on_false
+    on_true = on_true if on_true is not None else c.zeros_like_input(1, like)
+    on_false = on_false if on_false is not None else c.zeros_like_input(2, like)
+    return [builder.select(c.inputs[0], on_true, on_false)]
+
+
+@family.vjp("arith.select")
+def _select_vjp(c: RuleContext, cotangents: list) -> list:
+    (ct,) = cotangents
+    zeros = builder.zeros_like(ct)
+    return [None, builder.select(c.inputs[0], ct, zeros), builder.select(c.inputs[0], zeros, ct)]
+
+
+defelementwise(family, "math.exp", lambda c: c.outputs[0])
+defelementwise(family, "math.expm1", lambda c: c.outputs[0] + 1.0)
+defelementwise(family, "math.log", lambda c: builder.reciprocal(c.inputs[0]))
+defelementwise(family, "math.log1p", lambda c: builder.reciprocal(c.inputs[0] + 1.0))
+defelementwise(family, "math.tanh", lambda c: 1.0 - builder.square(c.outputs[0]))
+defelementwise(family, "math.sin", lambda c: builder.cos(c.inputs[0]))
+defelementwise(family, "math.cos", lambda c: builder.negative(builder.sin(c.inputs[0])))
+defelementwise(family, "math.tan", lambda c: 1.0 + builder.square(c.outputs[0]))
+defelementwise(family, "math.sqrt", lambda c: 0.5 / c.outputs[0])
+defelementwise(family, "math.rsqrt", lambda c: -0.5 * c.outputs[0] / c.inputs[0])
+defelementwise(family, "math.absf", lambda c: builder.sign(c.inputs[0]))
+
+
+def _power_base_partial(c: RuleContext) -> Val:
+    """``y * x ** (y - 1)``, with the exponent 1 instead of -1 where ``x == y == 0``.
+
+    There it is ``0 * 0 ** 1 = 0`` (``x ** 0`` is constant, even at ``x == 0``,
+    as in JAX), and so are the derivatives in ``x`` of every order of the
+    partial itself, where ``0 * 0 ** -1`` would leave ``0 * inf = nan``.
+    Elsewhere the exponent stays ``y - 1``, so the derivative in ``y`` is right.
+    """
+    x, y = c.inputs
+    at_origin = builder.logical_and(builder.equal(x, 0.0), builder.equal(y, 0.0))
+    return y * builder.power(x, builder.select(at_origin, 1.0, y - 1.0))
+
+
+def _power_exponent_partial(c: RuleContext) -> Val:
+    """``log(x) * x ** y``, with ``log(1) = 0`` in place of ``log(0)`` where ``x == 0``."""
+    x = c.inputs[0]
+    return builder.log(builder.select(builder.equal(x, 0.0), 1.0, x)) * c.outputs[0]
+
+
+defelementwise(family, "math.powf", _power_base_partial, _power_exponent_partial)
+
+
+def _atan2_denominator(c: RuleContext) -> Val:
+    y, x = c.inputs
+    return builder.square(x) + builder.square(y)
+
+
+defelementwise(family, "math.atan2", lambda c: c.inputs[1] / _atan2_denominator(c),
+               lambda c: builder.negative(c.inputs[0]) / _atan2_denominator(c))

@@ -1,11 +1,19 @@
 """Differentiation markers: identity ops that only tell a pass something.
 
-Each op's record (declaration, traits, shape rule, FLOPs, lowering and
-derivative rules) is registered here through :data:`family`.
+Each op's record (declaration, traits, shape rule, lowering and derivative
+rules) is registered here through :data:`family`. Markers have no folds:
+tad-simplify never folds or merges them, they go only when unused.
+
+Examples
+--------
+>>> from tensorad.dialects.record import record_of
+>>> record_of("tad.start_checkpoint").vjp is not None, record_of("tad.stop_gradient").vjp
+(True, None)
 """
 
 from __future__ import annotations
 
+from ..derivatives import deflinear
 from ..record import Family, Trait
 
 family = Family("markers")
@@ -28,3 +36,13 @@ family.define("tad.end_checkpoint",
 def _identity(operands, attrs, results):
     (x,) = operands
     return [x]
+
+
+@family.lowering("tad.stop_gradient", "tad.start_checkpoint", "tad.end_checkpoint")
+def _lower_identity(op):
+    return [op.operands[0]]
+
+
+# A checkpoint only marks a region for tad-remat: its derivative is the identity.
+deflinear(family, "tad.start_checkpoint", lambda c, ts: ts[0], lambda c, ct: [ct])
+deflinear(family, "tad.end_checkpoint", lambda c, ts: ts[0], lambda c, ct: [ct])

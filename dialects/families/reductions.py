@@ -9,9 +9,13 @@ from __future__ import annotations
 from math import prod
 
 from mlir import ir
+from mlir.dialects import arith
 
+from .. import builder
+from .. import linalg_builder as linalg
+from ..derivatives import deflinear
 from ..record import Family, Trait
-from ..shapes import TensorSpec, need, dims_attr, int_attr
+from ..shapes import TensorSpec, need, dims_attr, int_attr, python_attrs
 
 family = Family("reductions")
 
@@ -57,3 +61,102 @@ def _argmax(operands, attrs, results):
 @family.flops("tad.reduce_sum", "tad.reduce_max", "tad.reduce_min", "tad.argmax")
 def _reduction_flops(op) -> int:
     return prod(op.operands[0].type.shape)
+
+
+# --- folds ---------------------------------------------------------------------
+
+@family.fold("tad.reduce_sum")
+def _fold_nothing_reduced(op):
+    # The shape rule keeps the operand's type only when no dim is reduced.
+    x = op.operands[0]
+    return x if x.type == op.results[0].type else None
+
+
+@family.fold("tad.reduce_max", "tad.reduce_min")
+def _fold_extremum(op):
+    # The extremum of a splat is the splat (a sum of one is not).
+    value = builder.splat_value(op.operands[0])
+    if value is None or prod(op.operands[0].type.shape) == 0:
+        return _fold_nothing_reduced(op)
+    t = op.results[0].type
+    return builder.constant(value.value, t.shape, t.element_type)
+
+
+# --- lowerings -------------------------------------------------------------------
+
+def _lower_reduction(op, identity, combiners) -> list:
+    """One generic accumulating into a splat of ``identity`` with the element category's combiner."""
+    x, t = op.operands[0], op.results[0].type
+    dims = python_attrs(op)["dimensions"]
+    combine = combiners[linalg.category(t.element_type)]
+    return linalg.reduction(x, dims, [linalg.splat(identity(t.element_type), t)],
+                            lambda a, acc: [combine(acc, a)])
+
+
+@family.lowering("tad.reduce_sum")
+def _lower_sum(op):
+    x, t = op.operands[0], op.results[0].type
+    if isinstance(t.element_type, ir.FloatType):
+        return [linalg.float_sum(x, python_attrs(op)["dimensions"])]
+    return _lower_reduction(op, linalg.zero_attr, linalg.ADD)
+
+
+@family.lowering("tad.reduce_max")
+def _lower_max(op):
+    return _lower_reduction(op, linalg.lowest_attr, linalg.MAX)
+
+
+@family.lowering("tad.reduce_min")
+def _lower_min(op):
+    return _lower_reduction(op, linalg.highest_attr, linalg.MIN)
+
+
+@family.lowering("tad.argmax")
+def _lower_argmax(op):
+    # Only a strictly greater value replaces the running maximum, so with the
+    # loops running in ascending order the FIRST maximum wins, as in numpy.
+    x, t = op.operands[0], op.results[0].type
+    axis = python_attrs(op)["axis"].value
+    element = x.type.element_type
+    best = linalg.splat(linalg.lowest_attr(element), ir.RankedTensorType.get(t.shape, element))
+    index = linalg.splat(linalg.zero_attr(t.element_type), t)
+
+    def body(a, best_value, best_index):
+        take = linalg.greater(a, best_value)
+        i = linalg.index_scalar(axis, t.element_type)
+        return [arith.select(take, a, best_value), arith.select(take, i, best_index)]
+
+    return linalg.reduction(x, (axis,), [best, index], body)[1:]
+
+
+# --- derivatives -----------------------------------------------------------------
+
+def _expand_reduced(c, value, nb: int):
+    """Broadcast a reduced value with a batch prefix of rank ``nb`` back over the reduced dims."""
+    x, dims = c.inputs[0], c.attrs["dimensions"]
+    kept = [d for d in range(x.ndim) if d not in dims]
+    shape = tuple(value.shape[:nb]) + x.shape
+    return builder.broadcast_in_dim(value, shape, list(range(nb)) + [d + nb for d in kept])
+
+
+deflinear(family, "tad.reduce_sum",
+          lambda c, ts: builder.sum(ts[0], [d + c.nb for d in c.attrs["dimensions"]]),
+          lambda c, ct: [_expand_reduced(c, ct, c.nb)])
+
+
+def _extremum_weights(c):
+    """Where the operand attains the extremum, 1/(number of ties); elsewhere 0."""
+    x = c.inputs[0]
+    hits = builder.equal(x, _expand_reduced(c, c.outputs[0], 0)).astype(x.element_type)
+    return hits / builder.sum(hits, c.attrs["dimensions"], keepdims=True)
+
+
+@family.jvp("tad.reduce_max", "tad.reduce_min")
+def _extremum_jvp(c, tangents):
+    dims = [d + c.nb for d in c.attrs["dimensions"]]
+    return [builder.sum(tangents[0] * _extremum_weights(c), dims)]
+
+
+@family.vjp("tad.reduce_max", "tad.reduce_min")
+def _extremum_vjp(c, cotangents):
+    return [_expand_reduced(c, cotangents[0], c.nb) * _extremum_weights(c)]

@@ -1,17 +1,33 @@
 """Structure ops: broadcasting, reshapes, transposes, slices, padding, constants and conversions.
 
-Each op's record (declaration, traits, shape rule, FLOPs, lowering and
-derivative rules) is registered here through :data:`family`.
+Each op's record (declaration, traits, shape rule, fold, lowering and
+derivative rules) is registered here through :data:`family`, and so are the
+records of the upstream ``tensor`` ops that move, view or build tensors.
+
+Examples
+--------
+>>> from tensorad.dialects.record import has_trait, record_of
+>>> has_trait("tensor.collapse_shape", Trait.VIEW), has_trait("tensor.empty", Trait.ZERO_DERIVATIVE)
+(True, True)
+>>> record_of("tad.transpose").lowering is not None
+True
 """
 
 from __future__ import annotations
 
 from math import prod
+from typing import Optional
 
+import numpy as np
 from mlir import ir
+from mlir.dialects import tensor
 
+from .. import builder
+from .. import linalg_builder as linalg
+from ..builder import Val
+from ..derivatives import RuleContext, deflinear
 from ..record import Family, Trait
-from ..shapes import TensorSpec, need, array_attr, dims_attr, int_attr, declared, same_element_type
+from ..shapes import TensorSpec, need, array_attr, dims_attr, int_attr, declared, same_element_type, python_attrs
 
 family = Family("structure")
 
@@ -139,3 +155,377 @@ def _convert(operands, attrs, results):
     out = declared(results, "convert")
     need(x.shape == out.shape, f"convert cannot change the shape {list(x.shape)}")
     return [out]
+
+
+# --- upstream tensor ops ------------------------------------------------------------
+
+for _name in ("tensor.concat", "tensor.insert_slice", "tensor.extract", "tensor.from_elements",
+              "tensor.splat"):
+    family.upstream(_name, traits=(Trait.PURE,))
+for _name in ("tensor.collapse_shape", "tensor.expand_shape", "tensor.cast", "tensor.extract_slice"):
+    # Views of their source: no new bytes, no FLOPs.
+    family.upstream(_name, traits=(Trait.PURE, Trait.VIEW))
+# Their results do not depend on tensor contents; each tensor.empty is a new buffer.
+family.upstream("tensor.empty", traits=(Trait.PURE, Trait.FRESH, Trait.ZERO_DERIVATIVE))
+family.upstream("tensor.dim", traits=(Trait.PURE, Trait.ZERO_DERIVATIVE))
+# Not pure for tad-simplify: it was never erased or merged.
+family.upstream("tensor.insert", traits=())
+
+
+# --- folds (tad-simplify) ------------------------------------------------------------
+
+def _producer(value: ir.Value, name: str) -> Optional[ir.Operation]:
+    """The op named ``name`` that defines ``value``, or None."""
+    if isinstance(value, ir.OpResult) and value.owner.name == name:
+        return value.owner.operation
+    return None
+
+
+@family.fold("tad.convert", "tad.pad")
+def _fold_same_type(op):
+    # The shape rules leave these ops only one way to keep the operand's
+    # type: the identity (no conversion, no padding, the whole slice, ...).
+    x = op.operands[0]
+    return x if x.type == op.results[0].type else None
+
+
+def _or_splat(rule):
+    """Fold a structure op of a splat constant into a splat constant first, else apply ``rule``."""
+
+    def folded(op):
+        value = builder.splat_value(op.operands[0])
+        if value is None or prod(op.operands[0].type.shape) == 0:
+            return rule(op)
+        t = op.results[0].type
+        return builder.constant(value.value, t.shape, t.element_type)
+
+    return folded
+
+
+@family.fold("tad.transpose")
+@_or_splat
+def _fold_transpose(op):
+    # transpose(transpose(y, inner), outer) reads y's dim inner[outer[i]].
+    perm = python_attrs(op)["permutation"]
+    x = op.operands[0]
+    inner = _producer(x, "tad.transpose")
+    if inner is not None:
+        inner_perm = python_attrs(inner)["permutation"]
+        perm, x = tuple(inner_perm[p] for p in perm), inner.operands[0]
+    if perm == tuple(range(len(perm))):
+        return x
+    return None if inner is None else builder.transpose(x, perm)
+
+
+@family.fold("tad.reshape")
+@_or_splat
+def _fold_reshape(op):
+    inner = _producer(op.operands[0], "tad.reshape")
+    if inner is None:
+        return _fold_same_type(op)
+    x, t = inner.operands[0], op.results[0].type
+    return x if x.type == t else builder.reshape(x, t.shape)
+
+
+@family.fold("tad.broadcast_in_dim")
+@_or_splat
+def _fold_broadcast_in_dim(op):
+    dims = python_attrs(op)["broadcast_dimensions"]
+    return _fold_same_type(op) if dims == tuple(range(len(dims))) else None
+
+
+family.fold("tad.slice")(_or_splat(_fold_same_type))
+
+
+# --- lowerings (tad-lower-to-linalg) ------------------------------------------------
+
+@family.lowering("tad.broadcast_in_dim")
+def _lower_broadcast_in_dim(op):
+    return [linalg.broadcast(op.operands[0], op.results[0].type,
+                             python_attrs(op)["broadcast_dimensions"])]
+
+
+@family.lowering("tad.reshape")
+def _lower_reshape(op):
+    # Collapsing to 1-D and expanding again is always legal; canonicalize
+    # composes the pair into a single reshape when the shapes allow it.
+    x, t = op.operands[0], op.results[0].type
+    if x.type == t:
+        return [x]
+    return [linalg.from_flat(linalg.to_flat(x), t)]
+
+
+@family.lowering("tad.transpose")
+def _lower_transpose(op):
+    return [linalg.permuted(op.operands[0], python_attrs(op)["permutation"])]
+
+
+@family.lowering("tad.slice")
+def _lower_slice(op):
+    a, t = python_attrs(op), op.results[0].type
+    # An empty slice (a tensor.empty) may start past the end of its dimension.
+    return [builder.extract_slice(op.operands[0], t, a["start_indices"], t.shape, a["strides"])]
+
+
+@family.lowering("tad.pad")
+def _lower_pad(op):
+    # Interior padding is a strided insert: stride interior+1 leaves the gaps
+    # filled with the padding value.
+    x, value = op.operands
+    a, t = python_attrs(op), op.results[0].type
+    filled = linalg.broadcast(value, t, ())
+    strides = [n + 1 for n in a["interior_padding"]]
+    return [builder.insert_slice(x, filled, a["edge_padding_low"], x.type.shape, strides)]
+
+
+@family.lowering("tad.iota")
+def _lower_iota(op):
+    t = op.results[0].type
+    dim = python_attrs(op)["iota_dimension"].value
+    return [linalg.parallel([], [], t, lambda _out: linalg.index_scalar(dim, t.element_type))]
+
+
+@family.lowering("tad.constant")
+def _lower_constant(op):
+    return [linalg.splat(op.attributes["value"], op.results[0].type)]
+
+
+@family.lowering("tad.convert")
+def _lower_convert(op):
+    x, t = op.operands[0], op.results[0].type
+    if x.type == t:
+        return [x]
+    return [linalg.parallel([x], [range(t.rank)], t,
+                            lambda a, _out: linalg.convert_scalar(a, t.element_type))]
+
+
+# --- derivatives -------------------------------------------------------------------
+
+def _reshaped(value: Val, shape) -> Val:
+    """``value`` reshaped to ``shape`` (itself when it has that shape already)."""
+    return value if tuple(shape) == value.shape else builder.reshape(value, shape)
+
+
+def _transposed(value: Val, permutation) -> Val:
+    """``value`` with its dims permuted (itself for the identity permutation)."""
+    permutation = [int(p) for p in permutation]
+    return value if permutation == list(range(len(permutation))) else builder.transpose(value, permutation)
+
+
+def _broadcast_apply(c: RuleContext, tangents: list) -> Val:
+    (t,) = tangents
+    dims = c.batched(c.attrs["broadcast_dimensions"])
+    return builder.broadcast_in_dim(t, c.batched_shape(t, c.outputs[0].shape), dims)
+
+
+def _broadcast_transpose(c: RuleContext, ct: Val) -> list:
+    x, dims = c.inputs[0], c.attrs["broadcast_dimensions"]
+    out_shape = c.outputs[0].shape
+    summed = [d for d in range(len(out_shape)) if d not in dims]
+    summed += [d for i, d in enumerate(dims) if x.shape[i] == 1 and out_shape[d] != 1]
+    reduced = builder.sum(ct, [d + c.nb for d in summed]) if summed else ct
+    kept = sorted(d for d in dims if d not in summed)  # what the sum leaves, in result-dim order
+    order = [kept.index(d) for d in dims if d not in summed]
+    if order != sorted(order):
+        reduced = builder.transpose(reduced, c.batched(order))
+    return [_reshaped(reduced, c.batched_shape(ct, x.shape))]
+
+
+deflinear(family, "tad.broadcast_in_dim", _broadcast_apply, _broadcast_transpose)
+deflinear(family, "tad.reshape",
+          lambda c, ts: _reshaped(ts[0], c.batched_shape(ts[0], c.outputs[0].shape)),
+          lambda c, ct: [_reshaped(ct, c.batched_shape(ct, c.inputs[0].shape))])
+deflinear(family, "tad.transpose",
+          lambda c, ts: _transposed(ts[0], c.batched(c.attrs["permutation"])),
+          lambda c, ct: [_transposed(ct, c.batched(np.argsort(c.attrs["permutation"])))])
+deflinear(family, "tad.convert",
+          lambda c, ts: ts[0].astype(c.outputs[0].element_type),
+          lambda c, ct: [ct.astype(c.inputs[0].element_type)])
+
+
+def _slice_apply(c: RuleContext, tangents: list) -> Val:
+    (t,) = tangents
+    a = c.attrs
+    return builder.slice_(t, [0] * c.nb + list(a["start_indices"]),
+                          list(t.shape[:c.nb]) + list(a["limit_indices"]),
+                          [1] * c.nb + list(a["strides"]))
+
+
+def _slice_transpose(c: RuleContext, ct: Val) -> list:
+    a, in_shape, out_shape = c.attrs, c.inputs[0].shape, c.outputs[0].shape
+    if 0 in out_shape:  # an empty slice: nothing to place, the gradient is zeros
+        return [c.zeros_like_input(0, ct)]
+    high = []
+    for n, lo, step, m in zip(in_shape, a["start_indices"], a["strides"], out_shape):
+        used = (m - 1) * step + 1 if m else 0
+        high.append(n - lo - used)
+    interior = [s - 1 if m > 1 else 0 for s, m in zip(a["strides"], out_shape)]
+    zero = builder.zeros((), ct.element_type)
+    return [builder.pad(ct, zero, [0] * c.nb + list(a["start_indices"]), [0] * c.nb + high,
+                        [0] * c.nb + interior)]
+
+
+deflinear(family, "tad.slice", _slice_apply, _slice_transpose)
+
+
+def _pad_value_mask(c: RuleContext) -> Val:
+    """1 where the result holds the padding value, 0 where it holds the operand."""
+    x, a = c.inputs[0], c.attrs
+    return builder.pad(builder.zeros(x.shape, x.element_type), builder.ones((), x.element_type),
+                       a["edge_padding_low"], a["edge_padding_high"], a["interior_padding"])
+
+
+def _pad_apply(c: RuleContext, tangents: list) -> Val:
+    t_x, t_v = tangents
+    a = c.attrs
+    like = t_x if t_x is not None else t_v
+    out = None
+    if t_x is not None:
+        zero = builder.zeros((), t_x.element_type)
+        out = builder.pad(t_x, zero, [0] * c.nb + list(a["edge_padding_low"]),
+                          [0] * c.nb + list(a["edge_padding_high"]),
+                          [0] * c.nb + list(a["interior_padding"]))
+    if t_v is not None:
+        batch = like.shape[:c.nb]
+        spread = _reshaped(t_v, batch + (1,) * c.outputs[0].ndim) * _pad_value_mask(c)
+        out = spread if out is None else out + spread
+    return out
+
+
+def _pad_transpose(c: RuleContext, ct: Val) -> list:
+    a, x = c.attrs, c.inputs[0]
+    limits = [lo + (n - 1) * (it + 1) + 1 if n else lo
+              for n, lo, it in zip(x.shape, a["edge_padding_low"], a["interior_padding"])]
+    ct_x = builder.slice_(ct, [0] * c.nb + list(a["edge_padding_low"]), list(ct.shape[:c.nb]) + limits,
+                          [1] * c.nb + [it + 1 for it in a["interior_padding"]])
+    inner = range(c.nb, ct.ndim)
+    ct_v = builder.sum(ct, inner) - builder.sum(ct_x, inner)
+    return [ct_x, ct_v]
+
+
+deflinear(family, "tad.pad", _pad_apply, _pad_transpose)
+
+
+def _concat_apply(c: RuleContext, tangents: list) -> Val:
+    like = next(t for t in tangents if t is not None)
+    parts = [t if t is not None else c.zeros_like_input(i, like) for i, t in enumerate(tangents)]
+    return builder.concatenate(parts, c.op.attributes["dim"].value + c.nb)
+
+
+def _concat_transpose(c: RuleContext, ct: Val) -> list:
+    axis = c.op.attributes["dim"].value + c.nb
+    out, start = [], 0
+    for x in c.inputs:
+        size = x.shape[axis - c.nb]
+        begin, end = list((0,) * ct.ndim), list(ct.shape)
+        # An empty part starts at 0, where every dim may begin an empty slice.
+        begin[axis], end[axis] = (start, start + size) if size else (0, 0)
+        whole = begin == [0] * ct.ndim and end == list(ct.shape)
+        out.append(ct if whole else builder.slice_(ct, begin, end, [1] * ct.ndim))
+        start += size
+    return out
+
+
+deflinear(family, "tensor.concat", _concat_apply, _concat_transpose)
+
+
+# Offsets, sizes and strides of the tensor slices may be dynamic (loop rows of
+# scan and the growing tapes of reversed while loops, which forward mode meets
+# in a jvp of a grad). A batch prefix P adds leading dimensions taken whole.
+# Slices with no elements are built by builder.extract_slice and
+# builder.insert_slice, which leave them out.
+
+def _geometry(op: ir.Operation, first_offset: int, prefix: tuple) -> tuple:
+    """Offsets, sizes and strides of ``op`` (ints and index values), widened by ``prefix``."""
+    a = op.attributes
+    dynamic_values = iter(list(op.operands)[first_offset:])  # offsets, then sizes, then strides
+
+    def mixed(name: str) -> list:
+        return [next(dynamic_values) if ir.ShapedType.is_dynamic_size(n) else n for n in a[name]]
+
+    offsets, sizes, strides = mixed("static_offsets"), mixed("static_sizes"), mixed("static_strides")
+    k = len(prefix)
+    return [0] * k + offsets, list(prefix) + sizes, [1] * k + strides
+
+
+def _extract(source: Val, like: ir.Type, op: ir.Operation, first_offset: int, prefix: tuple) -> Val:
+    t = ir.RankedTensorType.get(list(prefix) + list(like.shape), like.element_type)
+    return builder.extract_slice(source, t, *_geometry(op, first_offset, prefix))
+
+
+def _insert(piece: Val, into: Val, op: ir.Operation, first_offset: int, prefix: tuple) -> Val:
+    return builder.insert_slice(piece, into, *_geometry(op, first_offset, prefix))
+
+
+def _prefix(c: RuleContext, like: Val) -> tuple:
+    return like.shape[:c.nb]
+
+
+@family.jvp("tensor.extract_slice")
+def _extract_slice_jvp(c: RuleContext, tangents: list) -> list:
+    t = tangents[0]
+    if t is None:
+        return [None]
+    return [_extract(t, c.op.results[0].type, c.op, 1, _prefix(c, t))]
+
+
+@family.vjp("tensor.extract_slice")
+def _extract_slice_vjp(c: RuleContext, cotangents: list) -> list:
+    (ct,) = cotangents
+    prefix = _prefix(c, ct)
+    zeros = builder.zeros_like(c.op.operands[0], prefix)
+    return [_insert(ct, zeros, c.op, 1, prefix)] + [None] * (len(c.inputs) - 1)
+
+
+@family.jvp("tensor.insert_slice")
+def _insert_slice_jvp(c: RuleContext, tangents: list) -> list:
+    t_piece, t_into = tangents[0], tangents[1]
+    if t_piece is None and t_into is None:
+        return [None]
+    like = t_piece if t_piece is not None else t_into
+    prefix = _prefix(c, like)
+    piece, into = c.op.operands[0], c.op.operands[1]
+    t_piece = t_piece if t_piece is not None else builder.zeros_like(piece, prefix)
+    t_into = t_into if t_into is not None else builder.zeros_like(into, prefix)
+    return [_insert(t_piece, t_into, c.op, 2, prefix)]
+
+
+@family.vjp("tensor.insert_slice")
+def _insert_slice_vjp(c: RuleContext, cotangents: list) -> list:
+    (ct,) = cotangents
+    prefix = _prefix(c, ct)
+    piece = c.op.operands[0]
+    ct_piece = _extract(ct, piece.type, c.op, 2, prefix)
+    ct_into = _insert(builder.zeros_like(piece, prefix), ct, c.op, 2, prefix)
+    return [ct_piece, ct_into] + [None] * (len(c.inputs) - 2)
+
+
+def _cast(value: Val, like: ir.Type, prefix: tuple) -> Val:
+    t = ir.RankedTensorType.get(list(prefix) + list(like.shape), like.element_type)
+    return Val(tensor.CastOp(t, value).result)
+
+
+@family.jvp("tensor.cast")
+def _cast_jvp(c: RuleContext, tangents: list) -> list:
+    t = tangents[0]
+    return [None if t is None else _cast(t, c.op.results[0].type, _prefix(c, t))]
+
+
+@family.vjp("tensor.cast")
+def _cast_vjp(c: RuleContext, cotangents: list) -> list:
+    (ct,) = cotangents
+    return [_cast(ct, c.op.operands[0].type, _prefix(c, ct))]
+
+
+# Row-major reshapes: the tangent and the cotangent are reshaped the same way.
+@family.jvp("tensor.collapse_shape", "tensor.expand_shape")
+def _reshape_jvp(c: RuleContext, tangents: list) -> list:
+    t = tangents[0]
+    return [None if t is None else _reshaped(t, _prefix(c, t) + tuple(c.op.results[0].type.shape))]
+
+
+@family.vjp("tensor.collapse_shape", "tensor.expand_shape")
+def _reshape_vjp(c: RuleContext, cotangents: list) -> list:
+    (ct,) = cotangents
+    return [_reshaped(ct, _prefix(c, ct) + tuple(c.op.operands[0].type.shape))] + \
+        [None] * (len(c.inputs) - 1)

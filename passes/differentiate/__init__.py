@@ -3,7 +3,8 @@
 A derivative is asked for by declaring the function that should exist (see
 DESIGN.md, "Asking for a derivative in IR"). This pass gives each declaration
 its body: reverse mode in :mod:`.reverse`, forward mode in :mod:`.forward`,
-rules in :mod:`.rules`. Generated functions are ordinary IR, so they can be
+with the rules of the op records (:mod:`tensorad.dialects.families`; those of
+``scf`` ops, which sweep their regions, in :mod:`.control_flow`). Generated functions are ordinary IR, so they can be
 differentiated again; a declaration may name another declaration as ``of``.
 A function with ``tad.custom_vjp = @bwd`` gets its vjp from ``@bwd``
 (``bwd(inputs..., cotangents...) -> one gradient per input``).
@@ -31,12 +32,9 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith, func, scf
 
-import tensorad.numpy as tnp
-from tensorad import dtypes
 from tensorad.dialects import builder as tad_ops
-from tensorad.tracing import Tracer, emitting_at
 
-from . import control_flow, forward, nn_conv, nn_indexing, nn_pool, reverse, slicing  # noqa: F401  (modules of rules register them)
+from . import control_flow, forward, reverse  # noqa: F401  (control_flow registers the rules of scf ops)
 from .signature import DerivativeError, Request, check, expected_type, pending_requests
 
 _BUILDERS = {"vjp": reverse.build, "jvp": forward.build}
@@ -121,7 +119,7 @@ class Generator:
                 fn.attributes[name] = request.decl.attributes[name]
         block = fn.add_entry_block()
         args = list(block.arguments)
-        with ir.InsertionPoint(block), emitting_at(fn.location):
+        with ir.InsertionPoint(block), fn.location:
             outs = func.CallOp(results, request.of, args[:len(inputs)]).results
             if bwd_type == batched:
                 grads = list(func.CallOp(list(batched.results), bwd_name, args).results)
@@ -158,19 +156,22 @@ def _batched(t: ir.Type, prefix: tuple) -> ir.Type:
 def _rowwise_call(callee: str, inputs: list, seeds: list, input_types: list, prefix: tuple) -> list:
     """Call ``@callee(inputs, seed rows)`` once per row of the batch prefix; stack its gradients."""
     rows = int(np.prod(prefix, dtype=np.int64))
-    flat = [tnp.reshape(Tracer.of(s), (rows,) + tuple(s.type.shape)[len(prefix):]) for s in seeds]
-    stacks = [tnp.zeros((rows,) + tuple(t.shape), dtypes.from_mlir(t.element_type))
-              for t in input_types]
+    flat = [_reshaped(s, (rows,) + tuple(s.type.shape)[len(prefix):]) for s in seeds]
+    stacks = [tad_ops.zeros((rows,) + tuple(t.shape), t.element_type) for t in input_types]
     index = ir.IndexType.get()
     loop = scf.ForOp(arith.ConstantOp(index, 0).result, arith.ConstantOp(index, rows).result,
-                     arith.ConstantOp(index, 1).result, [s.value for s in stacks])
+                     arith.ConstantOp(index, 1).result, stacks)
     with ir.InsertionPoint(loop.body):
         i = loop.induction_variable
-        row_seeds = [tad_ops.dynamic_row(f.value, i) for f in flat]
+        row_seeds = [tad_ops.dynamic_row(f, i) for f in flat]
         grads = func.CallOp(input_types, callee, inputs + row_seeds).results
         scf.YieldOp([tad_ops.insert_row(acc, g, i) for acc, g in zip(loop.inner_iter_args, grads)])
-    return [tnp.reshape(Tracer.of(r), prefix + tuple(t.shape)).value
-            for r, t in zip(loop.results, input_types)]
+    return [_reshaped(r, prefix + tuple(t.shape)) for r, t in zip(loop.results, input_types)]
+
+
+def _reshaped(x: ir.Value, shape: tuple) -> ir.Value:
+    """``x`` reshaped to ``shape``; ``x`` itself when it has that shape already."""
+    return x if tuple(x.type.shape) == tuple(shape) else tad_ops.reshape(x, shape)
 
 
 def run(op: ir.Operation, pass_) -> None:

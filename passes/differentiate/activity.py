@@ -2,8 +2,8 @@
 
 A value is *active* when it depends differentiably on a ``wrt`` input (it is
 *varied*) and reaches a result (it is *useful*). Integer, index and boolean
-values, and results of ops in
-:data:`~tensorad.passes.differentiate.rules.ZERO_DERIVATIVE`, are never varied.
+values, and results of ops with the trait
+:attr:`~tensorad.dialects.record.Trait.ZERO_DERIVATIVE`, are never varied.
 
 Dependencies are a graph over every value of the function, nested regions
 included: an ordinary op makes its results depend on its operands; ``scf``
@@ -41,12 +41,7 @@ from typing import Iterable
 
 from mlir import ir
 
-from .rules import JVP_RULES, VJP_RULES, ZERO_DERIVATIVE
-
-# Ops whose regions :func:`_region_edges` sees through (their rules are in .control_flow).
-_ROUTED_THROUGH_REGIONS = {"scf.for", "scf.if", "scf.while", "scf.execute_region"}
-# Terminators of those regions: what they yield is routed by their parent's edges.
-_REGION_TERMINATORS = {"scf.yield", "scf.condition"}
+from tensorad.dialects.record import Trait, has_trait, record_of
 
 
 def is_float_tensor(value: ir.Value) -> bool:
@@ -72,8 +67,11 @@ def _terminator(block: ir.Block) -> ir.Operation:
     return list(block.operations)[-1]
 
 
-def _region_edges(op: ir.Operation, edge) -> None:
-    """Edges through the regions of the ``scf`` ops (a value flows from the first to the second)."""
+def _region_edges(op: ir.Operation, edge) -> bool:
+    """Edges through the regions of the ``scf`` ops (a value flows from the first to the second).
+
+    Returns whether ``op`` is one of them (their rules are in :mod:`.control_flow`).
+    """
     if op.name == "scf.for":
         body = op.regions[0].blocks[0]
         inits, carries = list(op.operands)[3:], list(body.arguments)[1:]
@@ -95,6 +93,9 @@ def _region_edges(op: ir.Operation, edge) -> None:
     elif op.name == "scf.execute_region":
         for yielded, result in zip(_terminator(op.regions[0].blocks[0]).operands, op.results):
             edge(yielded, result)
+    else:
+        return False
+    return True
 
 
 def captured_values(op: ir.Operation) -> list:
@@ -120,7 +121,9 @@ def captured_values(op: ir.Operation) -> list:
 
 def has_rule(op: ir.Operation) -> bool:
     """Whether the differentiator knows ``op``: it has a derivative rule or none is needed."""
-    return op.name in ZERO_DERIVATIVE or op.name in VJP_RULES or op.name in JVP_RULES
+    record = record_of(op)
+    return record is not None and (Trait.ZERO_DERIVATIVE in record.traits
+                                   or record.vjp is not None or record.jvp is not None)
 
 
 def written_memrefs(op: ir.Operation) -> list:
@@ -138,9 +141,9 @@ def dependency_graph(block: ir.Block) -> dict:
         users[source].append(target)
 
     def visit(op: ir.Operation):
-        if op.name in _ROUTED_THROUGH_REGIONS:
-            _region_edges(op, edge)
-        elif op.name not in ZERO_DERIVATIVE and op.name not in _REGION_TERMINATORS:
+        routed = _region_edges(op, edge)
+        # What a terminator yields is routed by its parent's region edges.
+        if not (routed or has_trait(op, Trait.ZERO_DERIVATIVE) or has_trait(op, Trait.TERMINATOR)):
             sources = list(op.operands) + (captured_values(op) if op.regions else [])
             for source in sources:
                 for target in list(op.results) + written_memrefs(op):

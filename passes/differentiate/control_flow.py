@@ -17,9 +17,13 @@ and sweeps its blocks. Reverse mode:
   iterations on the binomial (Revolve) schedule of
   :mod:`tensorad.passes.remat.revolve` (see :func:`_revolve_vjp`).
 
+The rules are registered on the records of
+:mod:`tensorad.dialects.families.control_flow` through its :data:`family`.
+
 Examples
 --------
->>> "scf.for" in VJP_RULES and "scf.while" in JVP_RULES
+>>> from tensorad.dialects.record import record_of
+>>> record_of("scf.for").vjp is _for_vjp and record_of("scf.while").jvp is _while_jvp
 True
 """
 
@@ -31,15 +35,13 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith, scf, tensor
 
-import tensorad.numpy as tnp
 from tensorad.dialects import builder as tad_ops
+from tensorad.dialects.builder import Val, zeros_like
+from tensorad.dialects.families.control_flow import family
 from tensorad.passes.remat import revolve
 from tensorad.passes.remat.revolve import Action, Kind
-from tensorad.tracing import Tracer
 
 from .activity import reach, captured_values, dependency_graph, is_float_tensor
-from .forward import zeros_like
-from .rules import JVP_RULES, VJP_RULES
 from .signature import DerivativeError
 
 
@@ -107,14 +109,14 @@ def _for_jvp(c, tangents):
     with ir.InsertionPoint(op):  # the new loop replaces op: its inits must come before it
         t_inits = _tangent_inits(fw, inits, active)
         loop = scf.ForOp(op.operands[0], op.operands[1], op.operands[2],
-                         inits + [t.value for t in t_inits])
+                         inits + t_inits)
     carries = list(loop.inner_iter_args)
     with ir.InsertionPoint(loop.body):
         _, yielded = _replay(op, 0, [loop.induction_variable] + carries[:n])
-        inner = fw.nested({carries[k]: Tracer.of(carries[n + j]) for j, k in enumerate(active)})
+        inner = fw.nested({carries[k]: Val(carries[n + j]) for j, k in enumerate(active)})
         _terminate_with_tangents(scf.YieldOp, loop.body, inner, [], yielded, active, fw.prefix)
     _replace_uses(op, list(loop.results)[:n])
-    fw.tangents.update({loop.results[k]: Tracer.of(loop.results[n + j]) for j, k in enumerate(active)})
+    fw.tangents.update({loop.results[k]: Val(loop.results[n + j]) for j, k in enumerate(active)})
     return None
 
 
@@ -139,7 +141,7 @@ def _terminate_with_tangents(build, block: ir.Block, inner, leading: list, value
     with ir.InsertionPoint(provisional.operation), provisional.location:
         extra = [inner.tangents.get(values[k]) for k in active]
         extra = [t if t is not None else zeros_like(values[k], prefix) for t, k in zip(extra, active)]
-        build(*head, values + [t.value for t in extra])
+        build(*head, values + extra)
     provisional.operation.erase()
 
 
@@ -166,7 +168,7 @@ def _if_jvp(c, tangents):
             _terminate_with_tangents(scf.YieldOp, target, fw.nested({}), [], yielded, active,
                                      fw.prefix)
     _replace_uses(op, list(new.results)[:n])
-    fw.tangents.update({new.results[k]: Tracer.of(new.results[n + j]) for j, k in enumerate(active)})
+    fw.tangents.update({new.results[k]: Val(new.results[n + j]) for j, k in enumerate(active)})
     return None
 
 
@@ -187,26 +189,28 @@ def _while_jvp(c, tangents):
         return [None] * n
     with ir.InsertionPoint(op):
         t_inits = _tangent_inits(fw, inits, active)
-        types = [r.type for r in op.results] + [t.value.type for t in t_inits]
-        loop = scf.WhileOp(types, inits + [t.value for t in t_inits])
+        types = [r.type for r in op.results] + [t.type for t in t_inits]
+        loop = scf.WhileOp(types, inits + t_inits)
     location = op.location
     for region_index, region in ((0, loop.before), (1, loop.after)):
         block = ir.Block.create_at_start(region, types, [location] * len(types))
         args = list(block.arguments)
         with ir.InsertionPoint(block):
             _, yielded = _replay(op, region_index, args[:n])
-            inner = fw.nested({args[k]: Tracer.of(args[n + j]) for j, k in enumerate(active)})
+            inner = fw.nested({args[k]: Val(args[n + j]) for j, k in enumerate(active)})
             if region_index == 0:  # scf.condition(flag) forwarded...
                 _terminate_with_tangents(scf.ConditionOp, block, inner, [yielded[0]], yielded[1:],
                                          active, fw.prefix)
             else:
                 _terminate_with_tangents(scf.YieldOp, block, inner, [], yielded, active, fw.prefix)
     _replace_uses(op, list(loop.results)[:n])
-    fw.tangents.update({loop.results[k]: Tracer.of(loop.results[n + j]) for j, k in enumerate(active)})
+    fw.tangents.update({loop.results[k]: Val(loop.results[n + j]) for j, k in enumerate(active)})
     return None
 
 
-JVP_RULES["scf.for"], JVP_RULES["scf.if"], JVP_RULES["scf.while"] = _for_jvp, _if_jvp, _while_jvp
+family.jvp("scf.for")(_for_jvp)
+family.jvp("scf.if")(_if_jvp)
+family.jvp("scf.while")(_while_jvp)
 
 
 # ----------------------------------------------------------------------------
@@ -227,9 +231,9 @@ def _if_vjp(c, cotangents):
             for value, ct in zip(yielded, cotangents):
                 nested.accumulate(value, ct)
             nested.sweep(ops)
-            scf.YieldOp([nested.adjoint_or_zeros(v).value for v in outer])
+            scf.YieldOp([nested.adjoint_or_zeros(v) for v in outer])
     for value, adjoint in zip(outer, new.results):
-        bw.accumulate(value, Tracer.of(adjoint))
+        bw.accumulate(value, Val(adjoint))
     return []
 
 
@@ -351,7 +355,7 @@ def _full_carries(loop: ir.Operation, known: dict) -> list:
     ``known`` holds at least the :func:`taped_carries`; the body never reads
     the others (nor do its adjoints), so any value of the right type will do.
     """
-    return [known[k] if k in known else zeros_like(v, ()).value
+    return [known[k] if k in known else zeros_like(v, ())
             for k, v in enumerate(_loop_inits(loop))]
 
 
@@ -360,7 +364,7 @@ def _initial_adjoints(bw, loop: ir.Operation, active: list, outer: list, cotange
     inits = _loop_inits(loop)
     seeds = [cotangents[k] if cotangents[k] is not None else zeros_like(inits[k], bw.prefix)
              for k in active]
-    return [t.value for t in seeds + [zeros_like(v, bw.prefix) for v in outer]]
+    return seeds + [zeros_like(v, bw.prefix) for v in outer]
 
 
 def _reverse_step(c, loop: ir.Operation, region: int, arguments: list, adjoints: list,
@@ -375,22 +379,22 @@ def _reverse_step(c, loop: ir.Operation, region: int, arguments: list, adjoints:
     replayed_carries = arguments[len(arguments) - len(loop.results):]
     nested = c.engine.nested()
     for j, k in enumerate(active):
-        nested.accumulate(yielded[k], Tracer.of(adjoints[j]))
+        nested.accumulate(yielded[k], Val(adjoints[j]))
     nested.sweep(ops)
     next_seeds = [nested.adjoint_or_zeros(replayed_carries[k]) for k in active]
-    sums = [tnp.add(Tracer.of(adjoints[len(active) + i]), nested.adjoints[v])
-            if v in nested.adjoints else Tracer.of(adjoints[len(active) + i])
+    sums = [Val(adjoints[len(active) + i]) + nested.adjoints[v]
+            if v in nested.adjoints else adjoints[len(active) + i]
             for i, v in enumerate(outer)]
-    return [t.value for t in next_seeds + sums]
+    return next_seeds + sums
 
 
 def _accumulate_adjoints(bw, loop: ir.Operation, active: list, outer: list, adjoints: list) -> None:
     """Hand a reversed loop's final adjoints to the inits and the loop-invariant values."""
     inits = _loop_inits(loop)
     for j, k in enumerate(active):
-        bw.accumulate(inits[k], Tracer.of(adjoints[j]))
+        bw.accumulate(inits[k], Val(adjoints[j]))
     for i, v in enumerate(outer):
-        bw.accumulate(v, Tracer.of(adjoints[len(active) + i]))
+        bw.accumulate(v, Val(adjoints[len(active) + i]))
 
 
 def _backward_loop(c, op: ir.Operation, region: int, count: ir.Value, tapes: list, taped: list,
@@ -616,4 +620,6 @@ def _while_vjp(c, cotangents):
     return []
 
 
-VJP_RULES["scf.if"], VJP_RULES["scf.for"], VJP_RULES["scf.while"] = _if_vjp, _for_vjp, _while_vjp
+family.vjp("scf.if")(_if_vjp)
+family.vjp("scf.for")(_for_vjp)
+family.vjp("scf.while")(_while_vjp)

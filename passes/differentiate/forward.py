@@ -1,9 +1,10 @@
 """Forward mode: give a ``tad.jvp`` declaration its body.
 
 The body is a copy of the primal function in which every op with a nonzero
-input tangent is followed by its tangent rule from
-:data:`~.rules.JVP_RULES`. Tangents are symbolic zeros until some input
-tangent reaches them; zeros are materialized only for results that need one.
+input tangent is followed by its tangent rule (the ``jvp`` of its record,
+:func:`~tensorad.dialects.record.record_of`). Tangents are symbolic zeros
+until some input tangent reaches them; zeros are materialized only for
+results that need one.
 Rules of ops with regions (``scf``) rebuild the op with tangent carries and
 sweep its blocks with the same :class:`Forward` engine.
 """
@@ -13,21 +14,16 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import func
 
-from tensorad.dialects import builder as tad_ops
-from tensorad.tracing import Tracer, emitting_at
+from tensorad.dialects.builder import Val, wrap, zeros_like
+from tensorad.dialects.derivatives import make_context
+from tensorad.dialects.record import Trait, has_trait, record_of
 
 from .activity import captured_values, carries_derivative, written_memrefs
-from .rules import JVP_RULES, ZERO_DERIVATIVE, make_context
 from .signature import DerivativeError
 
 
-def zeros_like(value: ir.Value, prefix: tuple) -> Tracer:
-    """Zeros shaped like ``value`` with a batch ``prefix`` (dynamic dims, as a tape's, included)."""
-    return Tracer.of(tad_ops.zeros_like(value, prefix))
-
-
 class Forward:
-    """Tangents of one function: ``value -> Tracer``, absent for a zero tangent.
+    """Tangents of one function: ``value -> Val``, absent for a zero tangent.
 
     Attributes
     ----------
@@ -35,7 +31,7 @@ class Forward:
     prefix : tuple
         Batch prefix ``P`` of every tangent.
     derive : callable
-        For rules of calls (see :mod:`.rules`).
+        For rules of calls (see :mod:`tensorad.dialects.families.control_flow`).
     """
 
     def __init__(self, tangents: dict, prefix: tuple, derive):
@@ -57,22 +53,23 @@ class Forward:
             inputs = [self.tangents.get(v) for v in op.operands]
             uses_tangents = any(t is not None for t in inputs) or (
                 op.regions and any(v in self.tangents for v in captured_values(op)))
-            if op.name in ZERO_DERIVATIVE or not uses_tangents:
+            if has_trait(op, Trait.ZERO_DERIVATIVE) or not uses_tangents:
                 continue
             if not any(carries_derivative(r) for r in op.results) and not written_memrefs(op):
                 continue  # e.g. float -> int conversions: piecewise constant
-            rule = JVP_RULES.get(op.name)
+            record = record_of(op)
+            rule = record.jvp if record is not None else None
             if rule is None and not any(_tangent_needed(r) for r in op.results):
                 continue  # e.g. a tensor.extract that only feeds a comparison: no tangent is ever read
             if rule is None:
                 raise DerivativeError(op.location, f"no forward-mode (jvp) rule for '{op.name}'")
-            with ir.InsertionPoint.after(op), emitting_at(op.location):
+            with ir.InsertionPoint.after(op), op.location:
                 outputs = rule(make_context(op, len(self.prefix), self.derive, self), inputs)
             if outputs is None:  # a rule that rebuilt the op recorded the tangents itself
                 continue
             for result, tangent in zip(op.results, outputs):
                 if tangent is not None:
-                    self.tangents[result] = tangent
+                    self.tangents[result] = wrap(tangent)
 
 
 def _tangent_needed(value: ir.Value) -> bool:
@@ -86,7 +83,7 @@ def _tangent_needed(value: ir.Value) -> bool:
         return False
     for use in value.uses:
         user = use.owner.operation
-        if user.name in ZERO_DERIVATIVE:
+        if has_trait(user, Trait.ZERO_DERIVATIVE):
             continue
         if (len(user.results) and not user.regions and not written_memrefs(user)
                 and not any(carries_derivative(r) for r in user.results)):
@@ -102,11 +99,11 @@ def build(fn: ir.Operation, request, prefix: tuple, derive) -> None:
     for i in request.wrt:
         arg = block.arguments[i]
         t = ir.RankedTensorType.get(list(prefix) + list(arg.type.shape), arg.type.element_type)
-        tangents[arg] = Tracer.of(block.add_argument(t, fn.location))
+        tangents[arg] = Val(block.add_argument(t, fn.location))
     out_tangents = Forward(tangents, prefix, derive).sweep(block)
     terminator = list(block.operations)[-1]
     results = list(terminator.operands)
-    with ir.InsertionPoint(terminator), emitting_at(fn.location):
+    with ir.InsertionPoint(terminator), fn.location:
         outputs = [t if t is not None else zeros_like(v, prefix) for t, v in zip(out_tangents, results)]
-        func.ReturnOp(results + [t.value for t in outputs])
+        func.ReturnOp(results + outputs)
     terminator.erase()

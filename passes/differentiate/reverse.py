@@ -2,11 +2,11 @@
 
 The body is a copy of the primal function (the forward sweep; every forward
 value the backward sweep reads stays available) followed by the backward
-sweep: ops visited in reverse, each active op's adjoint rule from
-:data:`~.rules.VJP_RULES` turning the cotangents of its results into
-contributions to its operands' adjoints. Adjoints are accumulated lazily: a
-value with no contribution has a symbolic zero adjoint and nothing is
-materialized for it. Rules of ops with regions (``scf``) run nested
+sweep: ops visited in reverse, each active op's adjoint rule (the ``vjp`` of
+its record, :func:`~tensorad.dialects.record.record_of`) turning the
+cotangents of its results into contributions to its operands' adjoints.
+Adjoints are accumulated lazily: a value with no contribution has a symbolic
+zero adjoint and nothing is materialized for it. Rules of ops with regions (``scf``) run nested
 :class:`Backward` sweeps over their bodies.
 """
 
@@ -17,12 +17,11 @@ from typing import Callable, Iterable
 from mlir import ir
 from mlir.dialects import func
 
-import tensorad.numpy as tnp
-from tensorad.tracing import Tracer, emitting_at
+from tensorad.dialects.builder import Val, add, wrap, zeros_like
+from tensorad.dialects.derivatives import make_context
+from tensorad.dialects.record import Trait, has_trait, record_of
 
 from .activity import active_values, is_float_tensor
-from .forward import zeros_like
-from .rules import VJP_RULES, ZERO_DERIVATIVE, make_context
 from .signature import DerivativeError
 
 
@@ -38,13 +37,13 @@ class Backward:
     Attributes
     ----------
     adjoints : dict
-        ``value -> Tracer``; absent for a zero adjoint.
+        ``value -> Val``; absent for a zero adjoint.
     accept : callable
         ``accept(value)``: whether ``value`` takes adjoint contributions (active).
     prefix : tuple
         Batch prefix ``P`` of every cotangent.
     derive : callable
-        For rules of calls (see :mod:`.rules`).
+        For rules of calls (see :mod:`tensorad.dialects.families.control_flow`).
     """
 
     def __init__(self, accept: Callable, prefix: tuple, derive):
@@ -56,13 +55,13 @@ class Backward:
         return Backward(is_float_tensor, self.prefix, self.derive)
 
     def accumulate(self, value: ir.Value, contribution) -> None:
-        """Add ``contribution`` (a Tracer, or None for zero) to the adjoint of ``value``."""
+        """Add ``contribution`` (a Val, or None for zero) to the adjoint of ``value``."""
         if contribution is None or not self.accept(value):
             return
         previous = self.adjoints.get(value)
-        self.adjoints[value] = contribution if previous is None else tnp.add(previous, contribution)
+        self.adjoints[value] = wrap(contribution) if previous is None else add(previous, contribution)
 
-    def adjoint_or_zeros(self, value: ir.Value) -> Tracer:
+    def adjoint_or_zeros(self, value: ir.Value) -> Val:
         """The adjoint of ``value``, materializing zeros only when it is zero."""
         adjoint = self.adjoints.get(value)
         return adjoint if adjoint is not None else zeros_like(value, self.prefix)
@@ -71,12 +70,13 @@ class Backward:
         """Emit the backward sweep of ``ops`` (in forward order) at the current insertion point."""
         for op in reversed(list(ops)):
             cotangents = [self.adjoints.get(r) for r in op.results]
-            if op.name in ZERO_DERIVATIVE or all(ct is None for ct in cotangents):
+            if has_trait(op, Trait.ZERO_DERIVATIVE) or all(ct is None for ct in cotangents):
                 continue
-            rule = VJP_RULES.get(op.name)
+            record = record_of(op)
+            rule = record.vjp if record is not None else None
             if rule is None:
                 raise _missing_rule(op)
-            with emitting_at(op.location):
+            with op.location:
                 contributions = rule(make_context(op, len(self.prefix), self.derive, self),
                                      cotangents)
                 if not contributions:  # a rule that rebuilt the op accumulated by itself
@@ -91,16 +91,16 @@ def build(fn: ir.Operation, request, prefix: tuple, derive) -> None:
     ops = list(block.operations)
     terminator = ops[-1]
     results = list(terminator.operands)
-    seeds = [Tracer.of(block.add_argument(ir.RankedTensorType.get(
+    seeds = [Val(block.add_argument(ir.RankedTensorType.get(
         list(prefix) + list(r.type.shape), r.type.element_type), fn.location)) for r in results]
     wrt = [block.arguments[i] for i in request.wrt]
     active = active_values(block, wrt)
     engine = Backward(active.__contains__, prefix, derive)
-    with ir.InsertionPoint(terminator), emitting_at(fn.location):
+    with ir.InsertionPoint(terminator), fn.location:
         for value, seed in zip(results, seeds):
             engine.accumulate(value, seed)
         engine.sweep(ops[:-1])
         grads = [engine.adjoint_or_zeros(v) for v in wrt]
         # Rules of loops replace the forward loop: read the results back from the IR.
-        func.ReturnOp(list(terminator.operands) + [g.value for g in grads])
+        func.ReturnOp(list(terminator.operands) + grads)
     terminator.erase()

@@ -22,12 +22,14 @@ Every plan is checked with :func:`.cost.simulate`: its stage figure (an
 upper bound of the peak live bytes) fits the budget.
 
 A budget no schedule meets is an error that names the smallest feasible one.
-``report=<file.json>`` writes what was kept and recomputed, the predicted
-peaks and the solver status (see :mod:`.report`).
+The pass returns a :class:`.report.RematReport` of what was kept and
+recomputed, the predicted peaks and the solver status; the registry hands it
+to the caller in its :class:`~tensorad.passes.registry.PassResults`
+(``autodiff-opt --tad-remat-report=FILE`` writes it as JSON).
 
 Options: ``budget`` (bytes, or with a ``kB``/``MB``/``GB``/``KiB``/``MiB``/``GiB``
 suffix), ``policy`` (the default policy of regions without one), ``tier``,
-``time_limit`` (seconds), ``report``.
+``time_limit`` (seconds).
 
 Examples
 --------
@@ -59,7 +61,7 @@ from mlir import ir
 from ..options import option
 from . import chain, cost, exact, greedy, mincut
 from .graph import POLICIES, build
-from .report import FunctionReport, write
+from .report import FunctionReport, RematReport
 from .rewrite import apply
 
 EXACT_NODE_LIMIT = 80
@@ -186,12 +188,16 @@ class RematOptions:
     tier: Literal[TIERS] = option("auto", "the solver; auto picks one by the function's size and shape")
     time_limit: float = option(10.0, "seconds the exact tier's solver may take",
                                check=lambda seconds: seconds > 0, accepted="a positive number of seconds")
-    report: str = option("", "write what was kept and recomputed (JSON) to this file",
-                         check=bool, accepted="a file path")
 
 
-def run(op: ir.Operation, pass_, options: RematOptions = RematOptions()) -> None:
-    """Schedule every function of the module ``op`` (see the module docstring)."""
+def run(op: ir.Operation, pass_, options: RematOptions = RematOptions()) -> Optional[RematReport]:
+    """Schedule every function of the module ``op`` (see the module docstring); return what was decided.
+
+    Returns
+    -------
+    RematReport or None
+        None when the pass failed (no schedule fits the budget).
+    """
     reports = []
     for function in [o.operation for o in op.regions[0].blocks[0].operations]:
         if function.name != "func.func" or not function.regions[0].blocks:
@@ -203,10 +209,5 @@ def run(op: ir.Operation, pass_, options: RematOptions = RematOptions()) -> None
         except RematError as err:
             err.location.emit_error(str(err))
             pass_.signal_pass_failure()
-            return
-    if options.report:
-        try:
-            write(reports, options.report)
-        except OSError as err:
-            ir.Location.unknown().emit_error(f"cannot write '{options.report}': {err.strerror or err}")
-            pass_.signal_pass_failure()
+            return None
+    return RematReport(reports)

@@ -7,10 +7,8 @@
   ============================================  ==============================================
   op                                            FLOPs
   ============================================  ==============================================
-  ``tad.dot_general``                           2 · |result| · product of contracting dims
-  ``tad.conv2d`` and its backward ops           2 · |output-gradient or output| · C/groups · KH · KW
-  ``tad.max_pool2d``/``avg_pool2d`` (+backward) |larger operand| · KH · KW
-  ``tad.reduce_*``, ``tad.argmax``              |operand|
+  ops whose record has a FLOP formula           the formula (contractions, convolutions,
+                                                pooling, reductions: see their families)
   views (reshape, markers, casts, slices)       0
   ``scf.for``                                   trip count · FLOPs of the body
   ``scf.if``/``scf.while``                      the costlier region (once)
@@ -42,11 +40,7 @@ from math import prod
 
 from mlir import ir
 
-# Ops that only view their operand's buffer.
-VIEW_OPS = frozenset({
-    "tad.reshape", "tad.stop_gradient", "tad.start_checkpoint", "tad.end_checkpoint",
-    "tensor.collapse_shape", "tensor.expand_shape", "tensor.cast", "tensor.extract_slice",
-})
+from tensorad.dialects.record import Trait, has_trait, record_of
 
 
 # Bufferization aligns every allocation to 64 bytes, and the lowered code asks
@@ -75,16 +69,6 @@ def _numel(value: ir.Value) -> int:
     return prod(t.shape) if isinstance(t, ir.RankedTensorType) else 1
 
 
-def _contracting_size(op: ir.Operation) -> int:
-    lhs = op.operands[0].type.shape
-    dims = op.attributes["lhs_contracting_dimensions"]
-    return prod(lhs[d] for d in ir.DenseI64ArrayAttr(dims))
-
-
-def _window(op: ir.Operation) -> int:
-    return prod(ir.DenseI64ArrayAttr(op.attributes["pool_size"]))
-
-
 def _static_trip_count(op: ir.Operation):
     bounds = []
     for value in list(op.operands)[:3]:
@@ -110,22 +94,12 @@ def flops_of(op: ir.Operation) -> int:
     >>> flops_of(graph.nodes[0].root), flops_of(graph.nodes[1].root)  # a contraction, a tanh
     (2048, 256)
     """
-    name = op.name
-    if name in VIEW_OPS:
+    if has_trait(op, Trait.VIEW):
         return 0
-    if name == "tad.dot_general":
-        return 2 * _numel(op.results[0]) * _contracting_size(op)
-    if name.startswith("tad.conv2d"):
-        # Every conv op does 2 * N*O*OH*OW * (C/groups)*KH*KW multiply-adds.
-        forward = name == "tad.conv2d"
-        output = op.results[0] if forward else op.operands[0]
-        weight = op.results[0] if name == "tad.conv2d_backward_filter" else op.operands[1]
-        return 2 * _numel(output) * prod(weight.type.shape[1:])
-    if "pool2d" in name:
-        return max(_numel(v) for v in list(op.operands) + list(op.results)) * _window(op)
-    if name.startswith("tad.reduce_") or name == "tad.argmax":
-        return _numel(op.operands[0])
-    if name == "scf.for":
+    record = record_of(op)
+    if record is not None and record.flops is not None:
+        return record.flops(op)
+    if op.name == "scf.for":
         trips = _static_trip_count(op)
         return (1 if trips is None else trips) * _region_flops(op.regions[0])
     if op.regions:

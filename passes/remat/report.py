@@ -1,4 +1,4 @@
-"""What ``tad-remat`` decided, as data, JSON and a plot of live bytes over time.
+"""What ``tad-remat`` decided, as data (the result the pass returns), JSON and a plot of live bytes over time.
 
 Examples
 --------
@@ -89,10 +89,31 @@ def _stored(graph, timeline) -> list:
             and any(graph.backward[j] for j in timeline.reads[v] if j < len(graph.nodes))]
 
 
-def write(reports: list, path: str) -> None:
-    """Write ``reports`` (one per function) to ``path`` as JSON."""
-    with open(path, "w") as out:
-        json.dump({"functions": [r.as_dict() for r in reports]}, out, indent=2)
+@dataclass
+class RematReport:
+    """What one run of ``tad-remat`` decided: the result the pass returns.
+
+    Attributes
+    ----------
+    functions : list of FunctionReport
+        One per scheduled function, in the module's order.
+
+    Examples
+    --------
+    >>> RematReport([]).as_dict()
+    {'functions': []}
+    """
+
+    functions: list
+
+    def as_dict(self) -> dict:
+        """The report as plain JSON-ready data: ``{"functions": [...]}``."""
+        return {"functions": [r.as_dict() for r in self.functions]}
+
+    def write(self, path: str) -> None:
+        """Write the report to ``path`` as JSON (what ``autodiff-opt --tad-remat-report`` does)."""
+        with open(path, "w") as out:
+            json.dump(self.as_dict(), out, indent=2)
 
 
 def plot(reports: list, path: str) -> None:

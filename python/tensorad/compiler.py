@@ -16,6 +16,7 @@ module {
 from __future__ import annotations
 
 import collections
+import dataclasses
 import functools
 import os
 import threading
@@ -27,23 +28,26 @@ from mlir import ir
 from mlir.dialects import func
 
 from tensorad.passes.isolation import PassCrash, run_isolated
+from tensorad.passes.jit_differentiate import JitDifferentiateOptions
 from tensorad.passes.lower.host import num_threads
-from tensorad.passes.options import OptionError
+from tensorad.passes.options import OptionError, parse
+from tensorad.passes.registry import PassResults, PassSpec
 
 from . import dtypes, tree
 from .errors import CompileError, TracingError
 from .runtime import Executable
 from .tracing import Tracer, TraceState, current_module, trace_function
 
-# Each stage's IR is what the pipelines up to and including it produce.
+# Each stage's IR is what the pipelines up to and including it produce. Every
+# stage is a registered pass or named pipeline, so `autodiff-opt` runs it too.
 STAGES: tuple = (
-    ("tad", "tad-verify"),
-    ("differentiated", "tad-differentiate,tad-inline,symbol-dce,tad-simplify,tad-remat"),
-    ("linalg", "tad-lower-to-linalg"),
-    ("llvm", "tad-lower-to-llvm"),
+    ("tad", PassSpec("tad-verify")),
+    ("differentiated", PassSpec("tad-jit-differentiate")),
+    ("linalg", PassSpec("tad-lower-to-linalg")),
+    ("llvm", PassSpec("tad-lower-to-llvm")),
 )
 # GPU code branches off after "linalg": host LLVM with the kernels' PTX embedded.
-GPU_STAGES: tuple = (*STAGES[:-1], ("nvvm", "tad-lower-to-nvvm"))
+GPU_STAGES: tuple = (*STAGES[:-1], ("nvvm", PassSpec("tad-lower-to-nvvm")))
 DEVICES = ("cpu", "gpu")
 _ENTRY = "main"
 
@@ -90,12 +94,16 @@ def _prepare_stage(module: ir.Module, stage: str) -> None:
         _prepare_entry(module.body.operations[0])  # the entry point comes first
 
 
-def run_stages(module: ir.Module, last: str, remat_options: str = "") -> ir.Module:
+def run_stages(module: ir.Module, last: str, differentiate: JitDifferentiateOptions | None = None,
+               results: PassResults | None = None) -> ir.Module:
     """Run the compiler's stages on ``module`` up to and including ``last``; return the resulting module.
 
     The stages run in a forked child (:mod:`tensorad.passes.isolation`), so
     the result is a new module in the same context, and a crash inside MLIR
     or LLVM is a ``CompileError`` naming the pass, with a reproducer file.
+    ``differentiate`` holds the options of the ``"differentiated"`` stage
+    (``tad-jit-differentiate``: the memory budget, ...); what the passes
+    return (``tad-remat``'s report) is added to ``results``.
 
     Raises
     ------
@@ -112,22 +120,22 @@ def run_stages(module: ir.Module, last: str, remat_options: str = "") -> ir.Modu
     """
     stages = []
     for name, pipeline in GPU_STAGES if last == "nvvm" else STAGES:
-        if remat_options:
-            pipeline = pipeline.replace("tad-remat", f"tad-remat{{{remat_options}}}")
+        if name == "differentiated" and differentiate is not None:
+            pipeline = dataclasses.replace(pipeline, options=differentiate)
         if name == "llvm":
-            pipeline += f"{{threads={num_threads()}}}"
+            pipeline = pipeline.replace(threads=num_threads())
         stages.append((name, pipeline))
         if name == last:
             break
     with COMPILE_LOCK:
         try:
-            return run_isolated(module, "", _verify_each(), prepare=_prepare_stage, stages=stages)
+            return run_isolated(module, "", _verify_each(), prepare=_prepare_stage, stages=stages, results=results)
         except ir.MLIRError as err:
             stage = getattr(err, "stage", "?")
             raise CompileError(f"stage '{stage}' failed:\n{_format_mlir_error(err)}") from None
         except PassCrash as crash:
             raise CompileError(f"internal compiler error: {crash}; please report it with the reproducer") from None
-        except OptionError as err:  # e.g. jit(memory_budget="lots")
+        except OptionError as err:  # options that the pipeline text does not accept
             raise CompileError(str(err)) from None
 
 
@@ -140,13 +148,13 @@ class Lowered:
     out_tree : tensorad.tree.TreeDef
     """
 
-    def __init__(self, module: ir.Module, in_avals, out_tree, out_avals, remat_options: str = "",
-                 device: str = "cpu"):
+    def __init__(self, module: ir.Module, in_avals, out_tree, out_avals,
+                 differentiate_options: JitDifferentiateOptions = JitDifferentiateOptions(), device: str = "cpu"):
         self._text = module.operation.get_asm(enable_debug_info=True)
         self.in_avals, self.out_tree, self.out_avals = in_avals, out_tree, out_avals
-        self.remat_options, self.device = remat_options, device
+        self.differentiate_options, self.device = differentiate_options, device
 
-    def _module(self) -> ir.Module:
+    def module(self) -> ir.Module:
         """A fresh module of the traced IR (each compilation transforms its own)."""
         try:
             return ir.Module.parse(self._text, TraceState.context())
@@ -171,14 +179,14 @@ class Lowered:
         if stage not in names:
             raise ValueError(f"unknown stage {stage!r}; choose one of {names}")
         with COMPILE_LOCK:
-            module = run_stages(self._module(), stage, self.remat_options)
+            module = run_stages(self.module(), stage, self.differentiate_options)
             return module.operation.get_asm(enable_debug_info=debug_info)
 
     def compile(self) -> "Compiled":
         """Lower to LLVM and JIT-compile."""
         with COMPILE_LOCK:
-            module = run_stages(self._module(),
-                                "nvvm" if self.device == "gpu" else "llvm", self.remat_options)
+            module = run_stages(self.module(),
+                                "nvvm" if self.device == "gpu" else "llvm", self.differentiate_options)
             executable = Executable(module, _ENTRY, self.in_avals, self.out_avals, device=self.device)
         return Compiled(executable, self.out_tree, module, self.in_avals)
 
@@ -348,7 +356,13 @@ class Jitted:
             raise ValueError(f"cache_limit must be a positive integer, got {cache_limit!r}")
         self.fun, self.device, self.cache_limit = fun, device, cache_limit
         self.static_argnums = tuple(sorted(set(static_argnums)))
-        self.remat_options = "" if memory_budget is None else f"budget={memory_budget}"
+        # The options of tad-jit-differentiate, read from the text a pipeline would hold, so a bad
+        # budget is the same usage error as on the command line.
+        try:
+            self.differentiate_options = JitDifferentiateOptions() if memory_budget is None else \
+                parse(JitDifferentiateOptions, f"budget={memory_budget}", "tad-jit-differentiate")
+        except OptionError as err:  # e.g. jit(memory_budget="lots")
+            raise CompileError(str(err)) from None
         # (static args, input tree, signature) -> Compiled, least recently used first.
         self._cache: collections.OrderedDict = collections.OrderedDict()
         # (argument count, signature) -> (Compiled, its key in _cache): calls with plain arrays.
@@ -398,7 +412,7 @@ class Jitted:
         with COMPILE_LOCK:
             module, out_tree, out_avals = trace_function(self._with_statics(static), in_avals,
                                                          _ENTRY, in_tree)
-        return Lowered(module, in_avals, out_tree, out_avals, self.remat_options, self.device)
+        return Lowered(module, in_avals, out_tree, out_avals, self.differentiate_options, self.device)
 
     def lower(self, *args, **kwargs) -> Lowered:
         """Trace for these arguments' shapes and dtypes; see :meth:`Lowered.as_text`."""
@@ -509,7 +523,8 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
         Peak live bytes the compiled code may use (``"64MiB"`` works too):
         ``tad-remat`` recomputes forward values in the backward sweep instead of
         storing them, as little as it can; a budget no schedule meets raises
-        ``CompileError`` naming the smallest feasible one.
+        ``CompileError`` naming the smallest feasible one (at compilation),
+        as does one that is no number of bytes (here).
     device : str
         ``"cpu"`` or ``"gpu"``: an NVIDIA GPU through ``tad-lower-to-nvvm``
         and the CUDA driver (``DeviceError`` at the first call where there

@@ -27,7 +27,7 @@ from tensorad.dialects import builder
 
 from . import dtypes as _dt
 from .errors import TracingError
-from .tracing import Tracer, emits_ops
+from .tracing import Tracer, constant_tracer, emits_ops
 
 float32, float64 = np.dtype("float32"), np.dtype("float64")
 int32, int64 = np.dtype("int32"), np.dtype("int64")
@@ -35,25 +35,16 @@ bool_ = np.dtype("bool")
 pi, e, inf, nan = np.pi, np.e, np.inf, np.nan
 ndarray = Tracer
 
-_CMPF = {"eq": 1, "gt": 2, "ge": 3, "lt": 4, "le": 5, "ne": 13}  # ordered, except != (une)
-_CMPI_SIGNED = {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5}
-_CMPI_UNSIGNED = {"eq": 0, "ne": 1, "lt": 6, "le": 7, "gt": 8, "ge": 9}
 
 
 # ----------------------------------------------------------------------------
 # Building blocks
 # ----------------------------------------------------------------------------
 
-def _tensor_type(shape, dtype) -> ir.RankedTensorType:
-    return ir.RankedTensorType.get(list(shape), _dt.to_mlir(dtype))
-
-
-def _emit(name: str, operands: Sequence[Tracer], dtype, attributes: dict | None = None) -> Tracer:
-    """Emit upstream elementwise op ``name`` on same-shape operands."""
-    shape = operands[0].shape
-    op = ir.Operation.create(name, results=[_tensor_type(shape, dtype)],
-                             operands=[t.value for t in operands], attributes=attributes or {})
-    return Tracer(op.result, shape, dtype)
+def _emit(name: str, operands: Sequence[Tracer], dtype) -> Tracer:
+    """Emit upstream elementwise op ``name`` on operands already promoted and broadcast."""
+    out = builder.elementwise(name, [t.value for t in operands], _dt.to_mlir(dtype))
+    return Tracer(out, operands[0].shape, dtype)
 
 
 def _wrap(value: ir.Value) -> Tracer:
@@ -81,15 +72,7 @@ def asarray(x, dtype=None) -> Tracer:
     """
     if isinstance(x, Tracer):
         return x if dtype is None else astype(x, dtype)
-    if isinstance(x, (bool, int, float)) and dtype is None:
-        dtype = _dt.result_type(x)
-    arr = np.asarray(x, dtype=dtype)
-    _dt.check_supported(arr.dtype)
-    if arr.ndim == 0 or (arr.size and (arr == arr.flat[0]).all()):
-        return _splat(arr.flat[0] if arr.size else 0, arr.shape, arr.dtype)
-    attr = ir.DenseElementsAttr.get(np.ascontiguousarray(arr))
-    op = ir.Operation.create("arith.constant", results=[attr.type], attributes={"value": attr})
-    return Tracer(op.result, arr.shape, arr.dtype)
+    return constant_tracer(x, dtype)
 
 
 array = asarray
@@ -289,13 +272,7 @@ def divmod(x, y) -> tuple:
 def _comparison(kind: str):
     def fn(x, y):
         a, b = _operands(x, y)
-        if _dt.is_float(a.dtype):
-            name, predicate = "arith.cmpf", _CMPF[kind]
-        else:
-            table = _CMPI_UNSIGNED if _dt.is_bool(a.dtype) else _CMPI_SIGNED
-            name, predicate = "arith.cmpi", table[kind]
-        attr = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), predicate)
-        return _emit(name, [a, b], bool_, {"predicate": attr})
+        return Tracer(builder.compare(kind, a.value, b.value), a.shape, bool_)
 
     names = {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
              "gt": "greater", "ge": "greater_equal"}
@@ -332,7 +309,7 @@ def where(condition, x, y) -> Tracer:
     c = broadcast_to(astype(asarray(condition), bool_), shape)
     a, b = _operands(x, y, dtype=dtype)
     a, b = broadcast_to(a, shape), broadcast_to(b, shape)
-    return _emit("arith.select", [c, a, b], dtype)
+    return Tracer(builder.select(c.value, a.value, b.value), shape, dtype)
 
 
 @emits_ops
@@ -569,10 +546,7 @@ def concatenate(arrays, axis: int = 0) -> Tracer:
         return parts[0]
     shape = list(parts[0].shape)
     shape[axis] = builtins.sum(p.shape[axis] for p in parts)
-    op = ir.Operation.create(
-        "tensor.concat", results=[_tensor_type(shape, dtype)], operands=[p.value for p in parts],
-        attributes={"dim": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), axis)})
-    return Tracer(op.result, shape, dtype)
+    return Tracer(builder.concatenate([p.value for p in parts], axis), shape, dtype)
 
 
 @emits_ops

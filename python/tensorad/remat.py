@@ -20,10 +20,8 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
-import json
-import os
-import tempfile
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Callable
@@ -32,11 +30,12 @@ from mlir import ir
 
 from . import tree
 from tensorad.dialects.builder import marker
+from tensorad.passes.registry import PassResults
 from tensorad.passes.remat.graph import POLICIES
 
 from .compiler import Jitted, jit, run_stages
 from .runtime import last_call_stats
-from .tracing import Tracer, TraceState, emits_ops
+from .tracing import Tracer, emits_ops
 
 _REGION_IDS = itertools.count(1)
 
@@ -151,30 +150,17 @@ class MemoryReport:
         return "\n".join(lines)
 
 
-def _schedule_reports(jitted: Jitted, args, pipeline: str | None = None) -> list:
-    """Reports of ``tad-remat`` on ``jitted`` traced for ``args``.
+def _schedule_reports(jitted: Jitted, args, inline: bool = True) -> list:
+    """The :class:`~tensorad.passes.remat.report.FunctionReport` of each function of ``jitted`` traced for ``args``.
 
-    By default the compiler's own stages run (derivatives inlined into the
-    entry); ``pipeline`` replaces them, e.g. to keep vjp functions separate.
+    The compiler's own stages run, up to ``tad-jit-differentiate``'s; with
+    ``inline`` false the derivative functions stay apart from the entry.
     """
-    from tensorad.passes.remat.report import FunctionReport
-    from tensorad.passes.isolation import run_isolated
-
     lowered = jitted.lower(*args)
-    handle, path = tempfile.mkstemp(suffix=".json")
-    os.close(handle)
-    try:
-        options = " ".join(filter(None, [lowered.remat_options, f"report={path}"]))
-        module = ir.Module.parse(lowered._text, TraceState.context())
-        if pipeline is None:
-            run_stages(module, "differentiated", options)
-        else:
-            run_isolated(module, pipeline.replace("tad-remat", f"tad-remat{{{options}}}"))
-        with open(path) as f:
-            data = json.load(f)
-    finally:
-        os.unlink(path)
-    return [FunctionReport(**d) for d in data["functions"]]
+    results = PassResults()
+    run_stages(lowered.module(), "differentiated",
+               dataclasses.replace(lowered.differentiate_options, inline=inline), results)
+    return results.last("tad-remat").functions
 
 
 def memory_report(fun: Callable, *args, memory_budget=None) -> MemoryReport:
@@ -216,8 +202,7 @@ def print_saved_residuals(fun: Callable, *args) -> list:
         out, pullback = vjp(fun, *primals)
         return pullback(tree.tree_map(tnp.ones_like, out))
 
-    reports = _schedule_reports(jit(pullback_of_ones), args,
-                                pipeline="tad-differentiate,tad-simplify,tad-remat")
+    reports = _schedule_reports(jit(pullback_of_ones), args, inline=False)
     saved = [value for r in reports if r.is_vjp for value in r.stored]
     for value in saved:
         name = f" '{value['name']}'" if value["name"] else ""

@@ -26,6 +26,8 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import func
 
+from tensorad.dialects import builder
+
 from . import dtypes, tree
 from .errors import ConcretizationError, TracingError, UnexpectedTracerError
 
@@ -254,6 +256,30 @@ class Tracer:
     __hash__ = None  # like numpy arrays: unhashable, since == is elementwise
 
 
+def constant_tracer(x, dtype=None) -> Tracer:
+    """``x`` (a Python scalar, numpy array or nested list) embedded as a constant of the trace.
+
+    Python scalars are weakly typed as in numpy (NEP 50); an array whose
+    elements are all equal becomes a ``tad.constant`` splat, others an
+    ``arith.constant``.
+
+    Examples
+    --------
+    >>> import tensorad as ta
+    >>> ta.jit(lambda x: x * constant_tracer([1.0, 2.0]))(np.ones(2))
+    array([1., 2.])
+    """
+    if isinstance(x, (bool, int, float)) and dtype is None:
+        dtype = dtypes.result_type(x)
+    arr = np.asarray(x, dtype=dtype)
+    dtypes.check_supported(arr.dtype)
+    if arr.ndim == 0 or (arr.size and (arr == arr.flat[0]).all()):
+        value = builder.constant(arr.flat[0] if arr.size else 0, arr.shape, dtypes.to_mlir(arr.dtype))
+    else:
+        value = builder.array_constant(arr)
+    return Tracer(value, arr.shape, arr.dtype)
+
+
 class TraceState:
     """Where ops go while tracing: the shared MLIR context and the module being built."""
 
@@ -316,8 +342,6 @@ def trace_into(module: ir.Module, fun: Callable, in_avals: Sequence[tuple],
         Values of enclosing functions that ``fun`` closed over; the function
         takes them as extra trailing arguments.
     """
-    from . import numpy as tnp
-
     name = name or TraceState.fresh_name(_function_name(fun))
     with TraceState.context(), function_location(fun):
         arg_types = [ir.RankedTensorType.get(list(shape), dtypes.to_mlir(dt)) for shape, dt in in_avals]
@@ -335,7 +359,8 @@ def trace_into(module: ir.Module, fun: Callable, in_avals: Sequence[tuple],
                 out = fun(*args) if in_tree is None else fun(*args[0], **args[1])
                 out_leaves, out_tree = tree.flatten(out)
                 with user_location():
-                    results = [tnp.asarray(leaf) for leaf in out_leaves]
+                    results = [leaf if isinstance(leaf, Tracer) else constant_tracer(leaf)
+                               for leaf in out_leaves]
                 result_values = [r.value for r in results]
                 func.ReturnOp(result_values)
         finally:

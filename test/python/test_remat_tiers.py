@@ -103,7 +103,8 @@ def test_gradients_equal_without_remat(tier):
     peak = ta.last_call_stats().peak_live_bytes
     budget = int(peak * 0.85)
     gradient = ta.jit(ta.grad(_loss), memory_budget=budget)
-    gradient.remat_options += f" tier={tier}"  # what tad-remat{budget=... tier=...} receives
+    # tad-remat{budget=... tier=...}, through jit's tad-jit-differentiate stage
+    gradient.differentiate_options = dataclasses.replace(gradient.differentiate_options, tier=tier)
     got = gradient(ws, x)
     assert ta.last_call_stats().peak_live_bytes <= budget
     for a, b in zip(got, expected):
@@ -129,7 +130,7 @@ def test_gradients_exact_when_tail_constants_are_recomputed_at_every_read():
     found = chain.find(graph)
     budget = chain.smallest_budget(found)
     gradient = ta.jit(ta.grad(_loss), memory_budget=budget)
-    gradient.remat_options += " tier=chain"
+    gradient.differentiate_options = dataclasses.replace(gradient.differentiate_options, tier="chain")
     got = gradient(ws, x)
     assert ta.last_call_stats().peak_live_bytes <= budget
     for a, b in zip(got, expected):

@@ -33,7 +33,7 @@
 // NAN: option 'budget' cannot be 'nan'
 // NAN-NOT: 0:0
 // TIER: option 'tier' cannot be 'bogus': expected one of auto, chain, exact, mincut, greedy
-// UNKNOWN: pass 'tad-remat' has no option 'no-such'; its options are: budget, policy, tier, time-limit, report
+// UNKNOWN: pass 'tad-remat' has no option 'no-such'; its options are: budget, policy, tier, time-limit
 // TWICE: option 'budget' is given twice
 // NONE: pass 'tad-verify' takes no options, got 'x=1'
 // BITS: option 'vector-bits' cannot be '100': expected 0 or a power of two from 64 to 4096

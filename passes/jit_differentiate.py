@@ -1,0 +1,40 @@
+"""``tad-jit-differentiate``: the named pipeline of ``tensorad.jit``'s ``"differentiated"`` stage.
+
+``tad-differentiate`` defines every declared derivative function;
+``tad-inline`` and ``symbol-dce`` inline them into their callers and drop
+them; ``tad-simplify`` removes what the inlining made dead or foldable; and
+``tad-remat`` chooses what the backward sweep stores, with ``tad-remat``'s
+options. With ``inline=false`` the derivative functions stay functions of
+their own, so that ``tad-remat`` reports on each vjp apart
+(``tensorad.print_saved_residuals``).
+
+Examples
+--------
+>>> pipeline()
+'builtin.module(tad-differentiate,tad-inline,symbol-dce,tad-simplify,tad-remat)'
+>>> pipeline(JitDifferentiateOptions(budget=4096, inline=False))
+'builtin.module(tad-differentiate,tad-simplify,tad-remat{budget=4096})'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from .options import option
+from .registry import PassSpec, Pipeline
+from .remat import RematOptions
+
+
+@dataclass(frozen=True)
+class JitDifferentiateOptions(RematOptions):
+    """The options of ``tad-jit-differentiate``: those of ``tad-remat``, and whether derivatives are inlined."""
+
+    inline: bool = option(True, "inline the derivative functions into their callers (tad-inline, symbol-dce)")
+
+
+def pipeline(options: JitDifferentiateOptions = JitDifferentiateOptions()) -> str:
+    """The pipeline text of ``tad-jit-differentiate`` with ``options``."""
+    remat = RematOptions(**{f.name: getattr(options, f.name) for f in dataclasses.fields(RematOptions)})
+    inline = (PassSpec("tad-inline"), "symbol-dce") if options.inline else ()
+    return str(Pipeline(PassSpec("tad-differentiate"), *inline, PassSpec("tad-simplify"), PassSpec("tad-remat", remat)))

@@ -1,0 +1,378 @@
+"""How ``tad-tile-and-vectorize`` tiles one op: tile sizes and vector shapes from loop sizes alone.
+
+Pure Python, no IR: a :class:`Loops` describes a linalg op's loop nest (read
+from the IR by :func:`tensorad.passes.lower.loop_nest.loops_of`), and
+:func:`choose` returns the :class:`Schedule` carried out on it:
+
+* **threads**: the outermost parallel loop that splits evenly becomes chunks,
+  a few per thread, when the op does enough work to pay for it;
+* **contractions** (whose innermost loop is parallel and contiguous in the
+  result and one operand): a cache tile of the contracting and innermost dims
+  (the streamed operand's block stays in L2), then a register tile of ``MR``
+  rows by ``NR`` columns (``NR`` a multiple of the vector lanes) whose
+  accumulators stay in vector registers across the contracting loop;
+* **everything else** (elementwise chains, reductions, transposes): a tile of
+  one vector along the innermost loop (up to four registers), every other
+  loop stepping by one.
+
+:func:`pack_plan` says whether ``tad-pack-streamed-operands`` copies a large
+matmul's streamed operand into panels of the register tile's width.
+
+Examples
+--------
+A 64x256 elementwise op on 512-bit float32 vectors: one row of 64 lanes at
+a time, too small to split over threads:
+
+>>> loops = Loops(sizes=[64, 256], parallel=[True, True], dims=[[0, 1], [0, 1]], n_inputs=1, element_bits=32)
+>>> choose(loops, contraction=False, bits=512, threads=4)
+Schedule(threads=None, cache=None, register=[1, 64], reduction=None)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import prod
+from typing import Optional, Sequence
+
+# An op is split over threads only when it runs at least this many loop
+# iterations (multiply-adds of a contraction, elements of anything else):
+# below it, starting and joining the tasks costs more than it saves, and each
+# thread loop costs compile time (an outlined chunk function).
+PARALLEL_MIN_FMAS = 1 << 22
+PARALLEL_MIN_ELEMENTS = 1 << 18
+_OVERSHARDING, _MIN_CHUNK_STEPS = 4, 16
+# Register tile of a contraction: at most this many rows, and this many
+# vectors of columns (MR x NR/lanes accumulators plus the operands fit in 32
+# vector registers).
+_MAX_ROWS, _ROW_VECTORS = 8, 2
+# Cache tile of a contraction whose streamed operand is larger than
+# _L2_BLOCK_BYTES: its block of _CACHE_K x _CACHE_N elements stays in L2 while
+# every row block passes over it.
+_CACHE_K, _CACHE_N, _L2_BLOCK_BYTES = 256, 512, 512 * 1024
+# The streamed operand of a contraction with at least this many rows (and
+# larger than _L2_BLOCK_BYTES) is packed into panels of the register tile's
+# width: with fewer rows (an MLP's batch of 128) the copy costs what it saves.
+_PACK_MIN_ROWS = 256
+# Vector tile of other ops: at most this many registers along the innermost loop.
+_TILE_VECTORS = 4
+
+
+@dataclass
+class Loops:
+    """The loop nest of a linalg op with static shapes.
+
+    Attributes
+    ----------
+    sizes : list of int
+        The trip count of every loop.
+    parallel : list of bool
+        Whether each loop is parallel (else a reduction).
+    dims : list of list
+        ``dims[k]`` lists, per result of operand ``k``'s indexing map, the
+        loop it reads (None for anything but a plain loop index); the inits
+        come after the ``n_inputs`` inputs.
+    n_inputs : int
+        How many operands are inputs.
+    element_bits : int
+        The widest element type among the operands: a tile of the innermost
+        loop is sized in registers of that type (a float32 operand of an op
+        that writes bytes still takes a register per 16 lanes on AVX-512).
+    """
+
+    sizes: list
+    parallel: list
+    dims: list
+    n_inputs: int
+    element_bits: int
+
+
+@dataclass
+class Schedule:
+    """How to tile one op; every tile-size list has one entry per loop (0: not tiled).
+
+    Attributes
+    ----------
+    threads : list of int, optional
+        Tile sizes of the thread loop (``scf.forall``).
+    cache, register, reduction : list of int, optional
+        Tile sizes of the cache, register and contracting ``scf.for`` loops,
+        each level tiling the tile of the one before.
+    """
+
+    threads: Optional[list] = None
+    cache: Optional[list] = None
+    register: Optional[list] = None
+    reduction: Optional[list] = None
+
+    def tiles_anything(self) -> bool:
+        """Whether the schedule makes any loop (else the op is vectorized whole).
+
+        Examples
+        --------
+        >>> Schedule().tiles_anything(), Schedule(register=[1, 8]).tiles_anything()
+        (False, True)
+        """
+        return any((self.threads, self.cache, self.register, self.reduction))
+
+    def drop_whole_tiles(self, sizes: Sequence[int]) -> "Schedule":
+        """Leave untiled every loop whose tile spans it at that level.
+
+        A one-trip loop would fold away during the script's canonicalization
+        while the script still holds a handle to it.
+
+        Examples
+        --------
+        >>> Schedule(register=[1, 8]).drop_whole_tiles([4, 8])
+        Schedule(threads=None, cache=None, register=[1, 0], reduction=None)
+        """
+        extents = list(sizes)
+        for level in ("threads", "cache", "register", "reduction"):
+            tiles = getattr(self, level)
+            if tiles is None:
+                continue
+            tiles = [t if 0 < t < n else 0 for t, n in zip(tiles, extents)]
+            extents = [t or n for t, n in zip(tiles, extents)]
+            setattr(self, level, tiles if any(tiles) else None)
+        return self
+
+
+@dataclass(frozen=True)
+class PackPlan:
+    """How ``tad-pack-streamed-operands`` packs one matmul ``C[m, n] += A[m, k] * B[k, n]``.
+
+    Attributes
+    ----------
+    streamed, other : int
+        Operand numbers of the streamed operand (``B``, read a row of vectors
+        at a time) and of the other one.
+    m, k : int
+        The row loop and the contracting loop.
+    width : int
+        Columns per panel: the register tile's width ``NR``.
+    """
+
+    streamed: int
+    other: int
+    m: int
+    k: int
+    width: int
+
+
+def choose(loops: Loops, contraction: bool, bits: int, threads: int) -> Optional[Schedule]:
+    """The schedule of an op with loop nest ``loops``, or None to keep its scalar loops.
+
+    Parameters
+    ----------
+    loops : Loops
+        The op's loop nest.
+    contraction : bool
+        Whether the op is a ``linalg.contract`` (a register-tiled kernel when
+        its operands allow one).
+    bits : int
+        The vector register width.
+    threads : int
+        The number of threads (1: no thread loop).
+
+    Examples
+    --------
+    A 512x512x512 float32 matmul (loops ``m, k, n``) on 256-bit vectors and 4
+    threads: 4 chunks of 128 rows, cache blocks of 256 along ``k`` (the
+    streamed operand, 1 MiB, does not fit an L2 block), an 8x16 register
+    tile, and a contracting loop of step 1:
+
+    >>> mm = Loops(sizes=[512, 512, 512], parallel=[True, False, True],
+    ...            dims=[[0, 1], [1, 2], [0, 2]], n_inputs=2, element_bits=32)
+    >>> choose(mm, contraction=True, bits=256, threads=4)
+    Schedule(threads=[128, 0, 0], cache=[0, 256, 0], register=[8, 0, 16], reduction=[0, 1, 0])
+    """
+    lanes = max(bits // loops.element_bits, 1)
+    if contraction:
+        dims = _contraction_dims(loops)
+        if dims is not None:
+            return _contraction_schedule(loops, dims, lanes, threads)
+    n = len(loops.sizes) - 1
+    tile = _vector_tile(loops.sizes[n], lanes, _TILE_VECTORS)
+    if tile is None:
+        return None
+    register = [1] * len(loops.sizes)
+    register[n] = tile
+    t = _transposed_dim(loops)
+    if t is not None and loops.sizes[t] % lanes == 0 and loops.sizes[n] % lanes == 0:
+        # A lanes x lanes block: contiguous vectors read along t, transposed in registers.
+        register[t] = register[n] = lanes
+    schedule = Schedule(register=register)
+    schedule.threads = _thread_tiles(loops, register, threads, PARALLEL_MIN_ELEMENTS)
+    return schedule.drop_whole_tiles(loops.sizes)
+
+
+def contracts_in_vectors(loops: Loops, schedule: Schedule) -> bool:
+    """Whether a multiply feeding the reduction of ``schedule``'s tile may become a ``vector.contract``.
+
+    Only when the tile's result has more than one element and every input
+    reads every reduced loop (as a matmul's operands read K): once unit dims
+    fold away, a one-element result, or an input broadcast along the reduced
+    loops, makes a contraction with a scalar accumulator or a missing
+    contracting dim that does not verify, and the next patterns abort on it.
+
+    Examples
+    --------
+    >>> total = Loops(sizes=[4, 5], parallel=[False, False], dims=[[0, 1], []], n_inputs=1, element_bits=64)
+    >>> contracts_in_vectors(total, Schedule(register=[1, 5]))
+    False
+    """
+    extents = list(loops.sizes)
+    for tiles in (schedule.threads, schedule.cache, schedule.register, schedule.reduction):
+        for d, t in enumerate(tiles or ()):
+            if t:
+                extents[d] = t
+    results = min(prod(extents[d] for d in dims if d is not None) for dims in loops.dims[loops.n_inputs:])
+    reduced = {d for d, parallel in enumerate(loops.parallel) if not parallel}
+    return results > 1 and all(reduced <= set(dims) for dims in loops.dims[:loops.n_inputs])
+
+
+def pack_plan(loops: Loops, bits: int) -> Optional[PackPlan]:
+    """How to pack the streamed operand of a large matmul with loop nest ``loops``, or None.
+
+    ``C[i, j] += A[i, k] * B[k, j]`` with ``B`` row-major streams ``B``'s rows
+    ``j .. j+NR`` at a stride of a whole row: with rows a multiple of 4 KiB
+    apart every step of the contracting loop reads the same L1 sets. A matmul
+    of at least ``_PACK_MIN_ROWS`` rows whose ``B`` is larger than an L2
+    block, and has more columns than one register tile of whole vectors,
+    gets ``B`` copied into panels of ``NR`` columns.
+
+    Examples
+    --------
+    >>> mm = Loops(sizes=[512, 512, 1024], parallel=[True, False, True],
+    ...            dims=[[0, 1], [1, 2], [0, 2]], n_inputs=2, element_bits=32)
+    >>> pack_plan(mm, bits=512)
+    PackPlan(streamed=1, other=0, m=0, k=1, width=32)
+    """
+    if len(loops.sizes) != 3:
+        return None
+    dims = _contraction_dims(loops)
+    if dims is None or dims[0] is None:
+        return None
+    m, n = dims
+    k = next(d for d in range(3) if not loops.parallel[d])
+    streamed = next(s for s in range(2) if loops.dims[s][-1] == n)
+    other = 1 - streamed
+    if loops.dims[streamed] != [k, n] or loops.dims[2] != [m, n] or sorted(loops.dims[other]) != sorted([m, k]):
+        return None
+    lanes = max(bits // loops.element_bits, 1)
+    big, cols = loops.sizes[m], loops.sizes[n]
+    nr = _vector_tile(loops.sizes[n], lanes, _ROW_VECTORS)
+    depth = loops.sizes[k]
+    if (nr is None or nr % lanes or cols <= nr or big < _PACK_MIN_ROWS
+            or depth * cols * loops.element_bits // 8 <= _L2_BLOCK_BYTES):
+        return None
+    return PackPlan(streamed, other, m, k, nr)
+
+
+def _largest_divisor(n: int, at_most: int, multiple_of: int = 1) -> Optional[int]:
+    """Largest divisor of ``n`` that is at most ``at_most`` and a multiple of ``multiple_of``."""
+    for t in range(min(n, at_most), 0, -1):
+        if n % t == 0 and t % multiple_of == 0:
+            return t
+    return None
+
+
+def _vector_tile(n: int, lanes: int, max_vectors: int) -> Optional[int]:
+    """Tile of the innermost loop: whole vectors dividing ``n``, or all of a short loop."""
+    if n <= max_vectors * lanes:
+        return n
+    return (_largest_divisor(n, max_vectors * lanes, lanes)
+            or _largest_divisor(n, max_vectors * lanes, max(lanes // 2, 1)))
+
+
+def _thread_tiles(loops: Loops, inner: list, threads: int, min_iterations: int) -> Optional[list]:
+    """Split the outermost parallel loop that divides evenly into chunks of whole tiles.
+
+    Up to ``_OVERSHARDING`` chunks per thread, each of at least a quarter of
+    ``min_iterations``: a thread slowed down by another process hands its
+    remaining chunks to the others.
+    """
+    work = prod(loops.sizes)
+    if threads < 2 or work < min_iterations:
+        return None
+    most = min(threads * _OVERSHARDING, work // (min_iterations // 4))
+    for d, (n, parallel) in enumerate(zip(loops.sizes, loops.parallel)):
+        step = inner[d] or n
+        if not parallel or n % step:
+            continue
+        for chunks in range(most - most % threads, threads - 1, -threads):
+            # Few steps per chunk and LLVM unrolls the chunk's loop, kernel and all.
+            steps = n // step // chunks
+            if (n // step) % chunks == 0 and (steps >= _MIN_CHUNK_STEPS or chunks == threads):
+                tiles = [0] * len(loops.sizes)
+                tiles[d] = n // chunks
+                return tiles
+    return None
+
+
+def _transposed_dim(loops: Loops) -> Optional[int]:
+    """The innermost dim of an input read across the innermost loop (a transposed read), or None."""
+    n = len(loops.sizes) - 1
+    for dims in loops.dims[:loops.n_inputs]:
+        if dims and n in dims[:-1] and dims[-1] is not None and loops.parallel[dims[-1]]:
+            return dims[-1]
+    return None
+
+
+def _contraction_dims(loops: Loops) -> Optional[tuple]:
+    """``(m, n)`` loops of a contraction with a register tile, or None.
+
+    ``n`` is the innermost loop: parallel, and the last dim of the result and
+    of exactly one operand (the streamed one, read a row of vectors at a
+    time). ``m`` is the innermost parallel loop of the other operand (read one
+    element at a time and broadcast) that the streamed operand does not read.
+    """
+    n = len(loops.sizes) - 1
+    lhs, rhs, out = loops.dims
+    if not loops.parallel[n] or not out or out[-1] != n:
+        return None
+    streamed = [dims for dims in (lhs, rhs) if dims and dims[-1] == n]
+    broadcast = [dims for dims in (lhs, rhs) if n not in dims]
+    if len(streamed) != 1 or len(broadcast) != 1:
+        return None
+    rows = [d for d in broadcast[0] if d is not None and loops.parallel[d]
+            and d not in streamed[0] and d in out]
+    return (rows[-1] if rows else None), n
+
+
+def _panel_dim(loops: Loops, n: int) -> Optional[int]:
+    """The panel loop of a contraction whose streamed operand is packed ``[panel, k, n]``, or None."""
+    streamed = [dims for dims in loops.dims[:2] if dims and dims[-1] == n]
+    out = loops.dims[2]
+    if len(streamed) != 1 or len(streamed[0]) != 3 or len(out) < 2 or out[-2:] != [streamed[0][0], n]:
+        return None
+    return streamed[0][0] if loops.parallel[streamed[0][0]] else None
+
+
+def _contraction_schedule(loops: Loops, dims: tuple, lanes: int, threads: int) -> Optional[Schedule]:
+    m, n = dims
+    sizes = loops.sizes
+    cols = _vector_tile(sizes[n], lanes, _ROW_VECTORS)
+    if cols is None:
+        return None
+    register = [1 if parallel else 0 for parallel in loops.parallel]
+    register[n] = cols
+    if m is not None:
+        register[m] = _largest_divisor(sizes[m], _MAX_ROWS)
+    reduction = [0 if parallel else 1 for parallel in loops.parallel]
+    schedule = Schedule(register=register, reduction=reduction)
+    schedule.threads = _thread_tiles(loops, register, threads, PARALLEL_MIN_FMAS)
+    contracting = [d for d, parallel in enumerate(loops.parallel) if not parallel]
+    columns = (schedule.threads or [0] * len(sizes))[n] or sizes[n]
+    # A packed streamed operand (see tad-pack-streamed-operands) has its columns in panels.
+    panel = _panel_dim(loops, n)
+    if panel is not None:
+        columns *= (schedule.threads or [0] * len(sizes))[panel] or sizes[panel]
+    if len(contracting) == 1 and sizes[contracting[0]] * columns * loops.element_bits // 8 > _L2_BLOCK_BYTES:
+        cache = [0] * len(sizes)
+        cache[contracting[0]] = _CACHE_K
+        if panel is None:
+            cache[n] = _largest_divisor(columns, _CACHE_N, cols) or 0
+        else:
+            cache[panel] = _largest_divisor(columns // sizes[n], max(_CACHE_N // sizes[n], 1)) or 0
+        schedule.cache = cache
+    return schedule.drop_whole_tiles(sizes)
