@@ -383,25 +383,19 @@ def _lower_conv2d_backward_filter(op):
 
 # --- derivative rules ------------------------------------------------------------
 
-# The roles of each op's two operands and of its result.
-_ROLES = {
-    "tad.conv2d": ("data", "weight", "output"),
-    "tad.conv2d_backward_data": ("output", "weight", "data"),
-    "tad.conv2d_backward_filter": ("output", "data", "weight"),
+# The op producing each role from the other two: the roles of its operands, in order,
+# and its builder (``(a, b, result shape, **window) -> Val``).
+_PRODUCERS = {
+    "output": (("data", "weight"), lambda a, b, shape, **window: builder.conv2d(a, b, **window)),
+    "data": (("output", "weight"), builder.conv2d_backward_data),
+    "weight": (("output", "data"), builder.conv2d_backward_filter),
 }
-_PRODUCER = {roles[2]: name for name, roles in _ROLES.items()}
 
 # The dim that two roles share, per role: (axis, whether that axis is split into groups).
 _SHARED = {
     frozenset(("data", "output")): {"data": (0, False), "output": (0, False)},  # batch N
     frozenset(("weight", "output")): {"weight": (0, True), "output": (1, True)},  # output channels
     frozenset(("weight", "data")): {"weight": (1, False), "data": (1, True)},  # input channels
-}
-
-_BUILDERS = {
-    "tad.conv2d": lambda a, b, shape, **window: builder.conv2d(a, b, **window),
-    "tad.conv2d_backward_data": builder.conv2d_backward_data,
-    "tad.conv2d_backward_filter": builder.conv2d_backward_filter,
 }
 
 
@@ -457,33 +451,42 @@ def _partial(c: RuleContext, want: str, values: dict, batched: str, shape: tuple
 
     ``values[batched]`` carries the batch prefix of rank ``c.nb``.
     """
-    name, window = _PRODUCER[want], _window_arguments(c)
+    (roles, build), window = _PRODUCERS[want], _window_arguments(c)
     shared = _SHARED[frozenset((batched, want))]
     (in_axis, in_groups), (out_axis, out_groups) = (
         (axis, window["groups"] if grouped else 1)
         for axis, grouped in (shared[batched], shared[want]))
     prefix = values[batched].shape[:c.nb]
     folded = {**values, batched: _fold(values[batched], c.nb, in_axis, in_groups)}
-    a, b = (folded[role] for role in _ROLES[name][:2])
+    a, b = (folded[role] for role in roles)
     out_shape = list(shape)
     out_shape[out_axis] *= prod(prefix)
-    out = _BUILDERS[name](a, b, out_shape, **window)
+    out = build(a, b, out_shape, **window)
     return _unfold(out, prefix, out_axis, out_groups)
 
 
-@family.jvp(*_ROLES)
-def _jvp(c: RuleContext, tangents: list) -> list:
+def _jvp(c: RuleContext, result: str, tangents: list) -> list:
     """Bilinear: the op applied to each operand's tangent in its place, summed."""
-    *operands, result = _ROLES[c.op.name]
+    operands = _PRODUCERS[result][0]
     primals = dict(zip(operands, c.inputs))
     return [sum_contributions(_partial(c, result, {**primals, role: t}, role, c.outputs[0].shape)
                               for role, t in zip(operands, tangents) if t is not None)]
 
 
-@family.vjp(*_ROLES)
-def _vjp(c: RuleContext, cotangents: list) -> list:
+def _vjp(c: RuleContext, result: str, cotangents: list) -> list:
     """Each operand's cotangent: the op producing its role, from the result's cotangent."""
     (ct,) = cotangents
-    *operands, result = _ROLES[c.op.name]
+    operands = _PRODUCERS[result][0]
     values = {**dict(zip(operands, c.inputs)), result: ct}
     return [_partial(c, role, values, result, x.shape) for role, x in zip(operands, c.inputs)]
+
+
+def _register_rules(name: str, result: str) -> None:
+    """Register the rules of the op ``name``, which produces the role ``result``."""
+    family.jvp(name)(lambda c, tangents: _jvp(c, result, tangents))
+    family.vjp(name)(lambda c, cotangents: _vjp(c, result, cotangents))
+
+
+_register_rules("tad.conv2d", "output")
+_register_rules("tad.conv2d_backward_data", "data")
+_register_rules("tad.conv2d_backward_filter", "weight")

@@ -95,7 +95,9 @@ def _fold_subtract(op):
 def _fold_multiply(op):
     # Seeds of 1 (grad's cotangent) multiply whole adjoints: drop them.
     lhs, rhs = op.operands
-    return lhs if _is_splat(rhs, 1) else (rhs if _is_splat(lhs, 1) else _splat_arithmetic(op, lambda a, b: a * b))
+    if _is_splat(rhs, 1):
+        return lhs
+    return rhs if _is_splat(lhs, 1) else _splat_arithmetic(op, lambda a, b: a * b)
 
 
 # ----------------------------------------------------------------------------

@@ -49,7 +49,8 @@ from .. import linalg_builder as linalg
 from ..builder import Val
 from ..derivatives import RuleContext, deflinear
 from ..record import Family, Trait
-from ..shapes import TensorSpec, dims_attr, int_attr, declared, gradient_of, integer_indices, python_attrs
+from ..shapes import (TensorSpec, dims_attr, int_attr, declared, gradient_of, integer_indices,
+                      python_attrs)
 
 family = Family("indexing")
 

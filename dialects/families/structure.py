@@ -27,7 +27,8 @@ from .. import linalg_builder as linalg
 from ..builder import Val
 from ..derivatives import RuleContext, deflinear
 from ..record import Family, Trait
-from ..shapes import TensorSpec, need, array_attr, dims_attr, int_attr, declared, same_element_type, python_attrs
+from ..shapes import (TensorSpec, need, array_attr, dims_attr, int_attr, declared, same_element_type,
+                      python_attrs)
 
 family = Family("structure")
 

@@ -12,7 +12,8 @@ These two passes run them with plain functions instead:
   captures...)`` and replaces the loop by a call of
   ``@<f>_thread_loop<k>_launch(count, captures...)``, declared only;
 * ``tad-define-thread-launchers`` (on the LLVM dialect, where the captured
-  memrefs have become descriptor fields) defines each launcher: it stores
+  memrefs have become descriptor fields) defines each launcher from the
+  template ``thread_launch.mlir`` beside this module: it stores
   the count and the captures in a context on its stack, gives ``threads - 1``
   helpers the context, and then it and the helpers take chunk indices from
   an atomic counter in the context until none is left (so a thread slowed
@@ -21,7 +22,7 @@ These two passes run them with plain functions instead:
 
 A helper is a task started with ``mlirAsyncRuntimeExecute``, unless one is
 parked: a helper that has run its chunks stays in the module's
-``@__tad_thread_helper`` polling a mailbox for a while (``_PARK_SPINS``)
+``@__tad_thread_helper`` polling a mailbox for a while (see ``thread_launch.mlir``)
 before it returns to the pool, and a launcher that finds it there hands it
 the context through the mailbox. Waking a pool thread from its sleep takes
 tens of microseconds (about 30 on the 2-core VM the benchmarks run on),
@@ -60,10 +61,11 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Optional
 
 from mlir import ir
-from mlir.dialects import func
+from mlir.dialects import func, llvm
 
 from ..options import option
 from ..walk import collect, defined_outside, defining_op
@@ -79,31 +81,16 @@ class ThreadOptions:
                           check=lambda n: 1 <= n <= MAX_THREADS, accepted=f"an integer from 1 to {MAX_THREADS}")
 
 _SUFFIX_CHUNK, _SUFFIX_LAUNCH = "_chunk", "_launch"
-# Polls of the helpers' finish count before the launcher sleeps until they are
-# done: helpers usually finish within microseconds of the launcher, and
-# sleeping in mlirAsyncRuntimeAwaitToken costs a context switch each way.
-_SPINS = 20000
-# Polls of the module's mailbox by a helper that has finished its chunks
-# before it returns to the thread pool: a launcher that finds a helper parked
-# hands it the next loop through the mailbox instead of starting a task
-# (waking a sleeping pool thread takes tens of microseconds, on a VM ~30 us).
-_PARK_SPINS = 1000000
-# The mailbox: its state (0 no helper parked, 1 parked, 2 a launcher is
-# writing the job, 3 job ready) and the job, a launcher's helper record.
-_STATE, _JOB, _HELPER = "__tad_helper_state", "__tad_helper_job", "__tad_thread_helper"
-# Helpers running the module's code, and the function that sends parked ones
-# back to the pool (``tensorad.runtime`` calls it before it frees the code).
-# (Its name is tensorad.runtime.QUIESCE_THREADS.)
-_INSIDE, QUIESCE = "__tad_helpers_inside", "__tad_quiesce_threads"
+# The protocol's IR: shared functions and globals, and one thread loop
+# ("loop") to instantiate per outlined loop (see the comments in the file).
+TEMPLATE = Path(__file__).with_name("thread_launch.mlir")
+_TEMPLATE_LOOP = "loop"
+# Attribute naming a placeholder op of the template; the launcher's helper count is "helpers".
+_MARK, _HELPERS = "tad.template", "helpers"
+# Where the captures start in a loop's context (next chunk index, chunk count, helpers finished, captures...).
+_FIRST_CAPTURE = 3
 # Ops without operands that are cheaper to copy into the chunk function than to pass.
 _CONSTANTS = frozenset({"arith.constant", "ub.poison"})
-_RUNTIME = {
-    "mlirAsyncRuntimeCreateToken": "() -> !llvm.ptr",
-    "mlirAsyncRuntimeExecute": "(!llvm.ptr, !llvm.ptr)",
-    "mlirAsyncRuntimeEmplaceToken": "(!llvm.ptr)",
-    "mlirAsyncRuntimeAwaitToken": "(!llvm.ptr)",
-    "mlirAsyncRuntimeDropRef": "(!llvm.ptr, i64)",
-}
 
 
 # --- tad-outline-thread-loops ------------------------------------------------------------
@@ -221,7 +208,12 @@ def _outline_loop(loop: ir.Operation, module: ir.Operation, name: str, launchers
 # --- tad-define-thread-launchers ---------------------------------------------------------------
 
 def define_launchers(op: ir.Operation, pass_, options: ThreadOptions = ThreadOptions()) -> None:
-    """Give every declared ``*_thread_loop*_launch`` function of ``op`` (LLVM dialect) its body."""
+    """Give every declared ``*_thread_loop*_launch`` function of ``op`` (LLVM dialect) its body.
+
+    The bodies are instantiated from :data:`TEMPLATE` (``thread_launch.mlir``):
+    its shared symbols that ``op`` lacks are copied once, and its thread
+    loop once per launcher, renamed and given the loop's captures.
+    """
     body = op.regions[0].blocks[0]
     declared = {o.attributes["sym_name"].value: o for o in body.operations
                 if o.operation.name == "llvm.func"}
@@ -229,226 +221,86 @@ def define_launchers(op: ir.Operation, pass_, options: ThreadOptions = ThreadOpt
                  if name.endswith(_SUFFIX_LAUNCH) and "_thread_loop" in name and not o.regions[0].blocks]
     if not launchers:
         return
+    template = ir.Module.parseFile(str(TEMPLATE), op.context)
+    loop = {o.attributes["sym_name"].value: o for o in template.body.operations
+            if o.attributes["sym_name"].value.startswith(_TEMPLATE_LOOP + "_")}
+    symbols = ir.SymbolTable(op)
+    end = ir.InsertionPoint(body)
+    for shared in template.body.operations:
+        symbol = shared.attributes["sym_name"].value
+        if symbol not in loop and symbol not in symbols:
+            shared.operation.clone(ip=end)
     helpers = max(options.threads - 1, 1)
-    text = [f"llvm.func @{name}{signature}" for name, signature in _RUNTIME.items() if name not in declared]
-    if _HELPER not in declared:
-        text.append(_helper_text())
     for launcher in launchers:
         name = launcher.attributes["sym_name"].value[:-len(_SUFFIX_LAUNCH)]
         # The chunk function takes what the launcher takes, the chunk index in place of the count.
         chunk = declared[name + _SUFFIX_CHUNK]
-        params = [str(a.type) for a in chunk.regions[0].blocks[0].arguments]
         # Internal: LLVM drops the chunk function once it is inlined into its one caller.
         chunk.attributes["linkage"] = ir.Attribute.parse("#llvm.linkage<internal>", op.context)
-        text.append(_launcher_text(name, params, helpers))
-        # Declared so the text parses; the definition stays where it is.
-        text.append(f"llvm.func @{name}{_SUFFIX_CHUNK}({', '.join(params)})")
         launcher.erase()
-    parsed = ir.Module.parse("\n".join(text), op.context)
-    for new in list(parsed.body.operations):
-        if (new.operation.name == "llvm.mlir.global" or new.regions[0].blocks
-                or new.attributes["sym_name"].value in _RUNTIME):
-            body.append(new.operation)
+        _instantiate(loop, name, chunk, helpers, end)
 
 
-def _helper_text() -> str:
-    """The module's mailbox and its helper task, shared by every thread loop, as MLIR text.
+def _instantiate(loop: dict, name: str, chunk: ir.Operation, helpers: int, ip: ir.InsertionPoint) -> None:
+    """Copy the template's thread loop to ``ip`` as thread loop ``name`` of chunk function ``chunk``."""
+    t = _TEMPLATE_LOOP
+    work = loop[f"{t}_work"].operation.clone(ip=ip)
+    launch = loop[f"{t}_launch"].operation.clone(ip=ip)
+    ir.SymbolTable.set_symbol_name(work, f"{name}_work")
+    ir.SymbolTable.set_symbol_name(launch, name + _SUFFIX_LAUNCH)
+    ir.SymbolTable.replace_all_symbol_uses(f"{t}_work", f"{name}_work", launch)
+    ir.SymbolTable.replace_all_symbol_uses(f"{t}{_SUFFIX_CHUNK}", name + _SUFFIX_CHUNK, work)
+    captures = [a.type for a in chunk.regions[0].blocks[0].arguments][1:]
+    entry = launch.regions[0].blocks[0]
+    # The context type: the template's has one capture, of the launcher's second argument's type.
+    i64 = ir.IntegerType.get_signless(64)
+    placeholder = llvm.StructType.get_literal([i64] * _FIRST_CAPTURE + [entry.arguments[1].type])
+    context = ir.TypeAttr.get(llvm.StructType.get_literal([i64] * _FIRST_CAPTURE + captures))
 
-    A helper record is ``(context, token, work function)``. The task runs the
-    work function on the context, counts itself finished and emplaces the
-    token; but before it counts itself finished it parks, unless another
-    helper is parked already (so the launcher's next loop finds it parked):
-    it polls the mailbox ``_PARK_SPINS`` times for the next record, runs it
-    the same way, and returns to the pool when nothing came.
-    """
-    rec_type = "!llvm.struct<(ptr, ptr, ptr)>"
-    ctx_prefix = "!llvm.struct<(i64, i64, i64)>"  # the start of every loop's context
-    return f"""
-  llvm.mlir.global internal @{_STATE}(0 : i64) {{alignment = 64 : i64}} : i64
-  llvm.mlir.global internal @{_JOB}() {{alignment = 8 : i64}} : !llvm.ptr {{
-    %null = llvm.mlir.zero : !llvm.ptr
-    llvm.return %null : !llvm.ptr
-  }}
-  llvm.mlir.global internal @{_INSIDE}(0 : i64) {{alignment = 64 : i64}} : i64
-  llvm.func @{QUIESCE}() {{
-    %zero = llvm.mlir.constant(0 : i64) : i64
-    %one = llvm.mlir.constant(1 : i64) : i64
-    %state = llvm.mlir.addressof @{_STATE} : !llvm.ptr
-    %inside = llvm.mlir.addressof @{_INSIDE} : !llvm.ptr
-    llvm.br ^close
-  ^close:
-    %close = llvm.cmpxchg %state, %one, %zero acq_rel monotonic : !llvm.ptr, i64
-    %n = llvm.load %inside atomic acquire {{alignment = 8 : i64}} : !llvm.ptr -> i64
-    %busy = llvm.icmp "ne" %n, %zero : i64
-    llvm.cond_br %busy, ^close, ^done
-  ^done:
-    llvm.return
-  }}
-  llvm.func internal @{_HELPER}(%first: !llvm.ptr) {{
-    %zero = llvm.mlir.constant(0 : i64) : i64
-    %one = llvm.mlir.constant(1 : i64) : i64
-    %three = llvm.mlir.constant(3 : i64) : i64
-    %spins = llvm.mlir.constant({_PARK_SPINS} : i64) : i64
-    %false = llvm.mlir.constant(false) : i1
-    %true = llvm.mlir.constant(true) : i1
-    %state = llvm.mlir.addressof @{_STATE} : !llvm.ptr
-    %job = llvm.mlir.addressof @{_JOB} : !llvm.ptr
-    %inside = llvm.mlir.addressof @{_INSIDE} : !llvm.ptr
-    %entered = llvm.atomicrmw add %inside, %one acq_rel : !llvm.ptr, i64
-    llvm.br ^run(%first, %false : !llvm.ptr, i1)
-  ^run(%rec: !llvm.ptr, %mailed: i1):
-    %ctx_ptr = llvm.getelementptr %rec[0, 0] : (!llvm.ptr) -> !llvm.ptr, {rec_type}
-    %token_ptr = llvm.getelementptr %rec[0, 1] : (!llvm.ptr) -> !llvm.ptr, {rec_type}
-    %work_ptr = llvm.getelementptr %rec[0, 2] : (!llvm.ptr) -> !llvm.ptr, {rec_type}
-    %ctx = llvm.load %ctx_ptr : !llvm.ptr -> !llvm.ptr
-    %token = llvm.load %token_ptr : !llvm.ptr -> !llvm.ptr
-    %work = llvm.load %work_ptr : !llvm.ptr -> !llvm.ptr
-    llvm.call %work(%ctx) : !llvm.ptr, (!llvm.ptr) -> ()
-    llvm.cond_br %mailed, ^reopen, ^park
-  ^park:
-    %claim = llvm.cmpxchg %state, %zero, %one acq_rel monotonic : !llvm.ptr, i64
-    %parked = llvm.extractvalue %claim[1] : !llvm.struct<(i64, i1)>
-    llvm.br ^finish(%parked : i1)
-  ^reopen:
-    llvm.store %one, %state atomic release {{alignment = 8 : i64}} : i64, !llvm.ptr
-    llvm.br ^finish(%true : i1)
-  ^finish(%stay: i1):
-    // Parked before it counts itself finished: the launcher's next loop finds it.
-    %finished = llvm.getelementptr %ctx[0, 2] : (!llvm.ptr) -> !llvm.ptr, {ctx_prefix}
-    %before = llvm.atomicrmw add %finished, %one release : !llvm.ptr, i64
-    llvm.call @mlirAsyncRuntimeEmplaceToken(%token) : (!llvm.ptr) -> ()
-    llvm.cond_br %stay, ^poll(%zero : i64), ^leave
-  ^poll(%n: i64):
-    %s = llvm.load %state atomic acquire {{alignment = 8 : i64}} : !llvm.ptr -> i64
-    %ready = llvm.icmp "eq" %s, %three : i64
-    llvm.cond_br %ready, ^take, ^closed
-  ^closed:
-    // The mailbox closes (state 0) under a parked helper only by the quiesce function.
-    %gone = llvm.icmp "eq" %s, %zero : i64
-    llvm.cond_br %gone, ^leave, ^idle
-  ^idle:
-    %patience = llvm.icmp "slt" %n, %spins : i64
-    %n1 = llvm.add %n, %one : i64
-    llvm.cond_br %patience, ^poll(%n1 : i64), ^timeout
-  ^timeout:
-    %quit = llvm.cmpxchg %state, %one, %zero acq_rel monotonic : !llvm.ptr, i64
-    %left = llvm.extractvalue %quit[1] : !llvm.struct<(i64, i1)>
-    llvm.cond_br %left, ^leave, ^poll(%n : i64)
-  ^take:
-    %next = llvm.load %job : !llvm.ptr -> !llvm.ptr
-    llvm.br ^run(%next, %true : !llvm.ptr, i1)
-  ^leave:
-    %left_inside = llvm.atomicrmw sub %inside, %one release : !llvm.ptr, i64
-    llvm.return
-  }}"""
+    def substitute(inner: ir.Operation):
+        if inner.name in ("llvm.getelementptr", "llvm.alloca") and \
+                ir.TypeAttr(inner.attributes["elem_type"]).value == placeholder:
+            inner.attributes["elem_type"] = context
+        if _MARK in inner.attributes and inner.attributes[_MARK].value == _HELPERS:
+            inner.attributes["value"] = ir.IntegerAttr.get(i64, helpers)
+            del inner.attributes[_MARK]
+        return ir.WalkResult.ADVANCE
+
+    work.walk(substitute)
+    launch.walk(substitute)
+    # The launcher stores each capture into the context where the template stores its one.
+    launch.attributes["function_type"] = chunk.attributes["function_type"]
+    store = next(iter(entry.arguments[1].uses)).owner
+    address = defining_op(store.operands[1])
+    for k, capture in enumerate(captures):
+        argument = entry.add_argument(capture, store.location)
+        field = _field(address, k)
+        copy = store.clone(ip=ir.InsertionPoint(address))
+        copy.operands[0], copy.operands[1] = argument, field.results[0]
+    store.erase()
+    address.erase()
+    entry.erase_argument(1)
+    # The work function loads each capture from the context and passes it to the chunk function.
+    call = next(o for o in collect(work, lambda o: o.name == "llvm.call")
+                if ir.FlatSymbolRefAttr(o.attributes["callee"]).value == name + _SUFFIX_CHUNK)
+    load = defining_op(call.operands[1])
+    address = defining_op(load.operands[0])
+    values = []
+    for k, capture in enumerate(captures):
+        field = _field(address, k, before=call)
+        value = load.clone(ip=ir.InsertionPoint(call))
+        value.operands[0] = field.results[0]
+        value.results[0].set_type(capture)
+        values.append(value.results[0])
+    llvm.CallOp(None, [call.operands[0], *values], [], [], callee=call.attributes["callee"],
+                loc=call.location, ip=ir.InsertionPoint(call))
+    call.erase()
+    load.erase()
+    address.erase()
 
 
-def _launcher_text(name: str, params: list, helpers: int) -> str:
-    """The launcher, the chunk-taking loop and the helper task of one thread loop, as MLIR text."""
-    captures = params[1:]
-    # Context: next chunk index, chunk count, helpers finished, then the captures.
-    ctx_type = f"!llvm.struct<(i64, i64, i64{''.join(', ' + t for t in captures)})>"
-    rec_type = "!llvm.struct<(ptr, ptr, ptr)>"
-    args = "".join(f", %a{k}: {t}" for k, t in enumerate(captures))
-    stores = "\n".join(
-        f"    %s{k} = llvm.getelementptr %ctx[0, {k + 3}] : (!llvm.ptr) -> !llvm.ptr, {ctx_type}\n"
-        f"    llvm.store %a{k}, %s{k} : {t}, !llvm.ptr" for k, t in enumerate(captures))
-    loads = "\n".join(
-        f"    %p{k} = llvm.getelementptr %ctx[0, {k + 3}] : (!llvm.ptr) -> !llvm.ptr, {ctx_type}\n"
-        f"    %v{k} = llvm.load %p{k} : !llvm.ptr -> {t}" for k, t in enumerate(captures))
-    values = "".join(f", %v{k}" for k in range(len(captures)))
-    types = "".join(f", {t}" for t in captures)
-    return f"""
-  llvm.func internal @{name}_work(%ctx: !llvm.ptr) attributes {{passthrough = ["noinline"]}} {{
-    %one = llvm.mlir.constant(1 : i64) : i64
-    %next = llvm.getelementptr %ctx[0, 0] : (!llvm.ptr) -> !llvm.ptr, {ctx_type}
-    %count_ptr = llvm.getelementptr %ctx[0, 1] : (!llvm.ptr) -> !llvm.ptr, {ctx_type}
-    %count = llvm.load %count_ptr : !llvm.ptr -> i64
-    llvm.br ^take
-  ^take:
-    %i = llvm.atomicrmw add %next, %one monotonic : !llvm.ptr, i64
-    %more = llvm.icmp "slt" %i, %count : i64
-    llvm.cond_br %more, ^run, ^done
-  ^run:
-{loads}
-    llvm.call @{name}{_SUFFIX_CHUNK}(%i{values}) : (i64{types}) -> ()
-    llvm.br ^take
-  ^done:
-    llvm.return
-  }}
-  llvm.func internal @{name}{_SUFFIX_LAUNCH}(%count: i64{args}) {{
-    %zero = llvm.mlir.constant(0 : i64) : i64
-    %one = llvm.mlir.constant(1 : i64) : i64
-    %most = llvm.mlir.constant({helpers} : i64) : i64
-    %ctx = llvm.alloca %one x {ctx_type} : (i64) -> !llvm.ptr
-    %next = llvm.getelementptr %ctx[0, 0] : (!llvm.ptr) -> !llvm.ptr, {ctx_type}
-    llvm.store %zero, %next : i64, !llvm.ptr
-    %count_ptr = llvm.getelementptr %ctx[0, 1] : (!llvm.ptr) -> !llvm.ptr, {ctx_type}
-    llvm.store %count, %count_ptr : i64, !llvm.ptr
-    %finished = llvm.getelementptr %ctx[0, 2] : (!llvm.ptr) -> !llvm.ptr, {ctx_type}
-    llvm.store %zero, %finished : i64, !llvm.ptr
-{stores}
-    %others = llvm.sub %count, %one : i64
-    %few = llvm.icmp "slt" %others, %most : i64
-    %helpers = llvm.select %few, %others, %most : i1, i64
-    %recs = llvm.alloca %most x {rec_type} : (i64) -> !llvm.ptr
-    %task = llvm.mlir.addressof @{_HELPER} : !llvm.ptr
-    %work = llvm.mlir.addressof @{name}_work : !llvm.ptr
-    %state = llvm.mlir.addressof @{_STATE} : !llvm.ptr
-    %job = llvm.mlir.addressof @{_JOB} : !llvm.ptr
-    %parked = llvm.mlir.constant(1 : i64) : i64
-    %writing = llvm.mlir.constant(2 : i64) : i64
-    %ready = llvm.mlir.constant(3 : i64) : i64
-    llvm.br ^start(%zero : i64)
-  ^start(%j: i64):
-    %start_more = llvm.icmp "slt" %j, %helpers : i64
-    llvm.cond_br %start_more, ^spawn, ^work
-  ^spawn:
-    %rec = llvm.getelementptr %recs[%j] : (!llvm.ptr, i64) -> !llvm.ptr, {rec_type}
-    %rec_ctx = llvm.getelementptr %rec[0, 0] : (!llvm.ptr) -> !llvm.ptr, {rec_type}
-    llvm.store %ctx, %rec_ctx : !llvm.ptr, !llvm.ptr
-    %token = llvm.call @mlirAsyncRuntimeCreateToken() : () -> !llvm.ptr
-    %rec_token = llvm.getelementptr %rec[0, 1] : (!llvm.ptr) -> !llvm.ptr, {rec_type}
-    llvm.store %token, %rec_token : !llvm.ptr, !llvm.ptr
-    %rec_work = llvm.getelementptr %rec[0, 2] : (!llvm.ptr) -> !llvm.ptr, {rec_type}
-    llvm.store %work, %rec_work : !llvm.ptr, !llvm.ptr
-    %j1 = llvm.add %j, %one : i64
-    %claim = llvm.cmpxchg %state, %parked, %writing acq_rel monotonic : !llvm.ptr, i64
-    %claimed = llvm.extractvalue %claim[1] : !llvm.struct<(i64, i1)>
-    llvm.cond_br %claimed, ^mail, ^execute
-  ^mail:
-    llvm.store %rec, %job : !llvm.ptr, !llvm.ptr
-    llvm.store %ready, %state atomic release {{alignment = 8 : i64}} : i64, !llvm.ptr
-    llvm.br ^start(%j1 : i64)
-  ^execute:
-    llvm.call @mlirAsyncRuntimeExecute(%rec, %task) : (!llvm.ptr, !llvm.ptr) -> ()
-    llvm.br ^start(%j1 : i64)
-  ^work:
-    llvm.call @{name}_work(%ctx) : (!llvm.ptr) -> ()
-    %spins = llvm.mlir.constant({_SPINS} : i64) : i64
-    llvm.br ^spin(%zero : i64)
-  ^spin(%n: i64):
-    %done = llvm.load %finished atomic acquire {{alignment = 8 : i64}} : !llvm.ptr -> i64
-    %waiting = llvm.icmp "slt" %done, %helpers : i64
-    %patience = llvm.icmp "slt" %n, %spins : i64
-    %poll = llvm.and %patience, %waiting : i1
-    llvm.cond_br %poll, ^again, ^joined
-  ^again:
-    %n1 = llvm.add %n, %one : i64
-    llvm.br ^spin(%n1 : i64)
-  ^joined:
-    llvm.br ^join(%zero : i64)
-  ^join(%k: i64):
-    %join_more = llvm.icmp "slt" %k, %helpers : i64
-    llvm.cond_br %join_more, ^wait, ^done
-  ^wait:
-    %wrec = llvm.getelementptr %recs[%k] : (!llvm.ptr, i64) -> !llvm.ptr, {rec_type}
-    %wtoken_ptr = llvm.getelementptr %wrec[0, 1] : (!llvm.ptr) -> !llvm.ptr, {rec_type}
-    %wtoken = llvm.load %wtoken_ptr : !llvm.ptr -> !llvm.ptr
-    llvm.call @mlirAsyncRuntimeAwaitToken(%wtoken) : (!llvm.ptr) -> ()
-    llvm.call @mlirAsyncRuntimeDropRef(%wtoken, %one) : (!llvm.ptr, i64) -> ()
-    %k1 = llvm.add %k, %one : i64
-    llvm.br ^join(%k1 : i64)
-  ^done:
-    llvm.return
-  }}"""
+def _field(address: ir.Operation, k: int, before: Optional[ir.Operation] = None) -> ir.Operation:
+    """A copy of the template's ``getelementptr`` of its capture (``address``), addressing capture ``k``."""
+    field = address.clone(ip=ir.InsertionPoint(before or address))
+    field.attributes["rawConstantIndices"] = ir.DenseI32ArrayAttr.get([0, _FIRST_CAPTURE + k])
+    return field

@@ -5,10 +5,14 @@ Stages, in order:
 1. elementwise ``arith``/``math`` ops on tensors become ``linalg.generic`` and
    producer/consumer generics are fused, so a chain of elementwise ops makes
    one loop nest and no temporaries;
-2. ``tad-tile-and-vectorize`` tiles every linalg op for threads, caches and
-   vector registers and vectorizes it, for the host's vector width unless
-   ``vector-bits`` says otherwise; ``tad-approximate-math`` turns ``exp`` and
-   ``tanh`` on float32 vectors into polynomials (LLVM would call libm per lane);
+2. ``tad-hoist-invariant-transposes`` moves transposes of loop-invariant
+   weights out of loops, ``tad-clone-shared-fills`` gives each op its own
+   copy of a shared zero init, ``tad-pack-streamed-operands`` copies a large
+   matmul's streamed operand into panels; ``tad-tile-and-vectorize`` tiles
+   every linalg op for threads, caches and vector registers and vectorizes
+   it, for the host's vector width unless ``vector-bits`` says otherwise;
+   ``tad-approximate-math`` turns ``exp`` and ``tanh`` on float32 vectors
+   into polynomials (LLVM would call libm per lane);
 3. one-shot bufferization across function boundaries (identity layouts, so
    the C interface sees plain dense memrefs);
 4. ownership-based buffer deallocation (function results are owned by the
@@ -32,7 +36,7 @@ True
 
 from __future__ import annotations
 
-from .codegen import CodegenOptions
+from .tile_and_vectorize import CodegenOptions
 
 _TENSOR_STAGES = (
     "func.func(convert-elementwise-to-linalg)",
@@ -99,8 +103,10 @@ def pipeline(options: CodegenOptions = CodegenOptions()) -> str:
     True
     """
     threads, bits = options.threads, options.vector_bits
-    stages = [*_TENSOR_STAGES, f"tad-tile-and-vectorize{{threads={threads} vector-bits={bits}}}",
-              "tad-approximate-math", *_BUFFER_STAGES]
+    stages = [*_TENSOR_STAGES, "tad-hoist-invariant-transposes", "tad-clone-shared-fills",
+              f"tad-pack-streamed-operands{{vector-bits={bits}}}",
+              f"tad-tile-and-vectorize{{threads={threads} vector-bits={bits}}}", "tad-approximate-math",
+              *_BUFFER_STAGES]
     stages += [f"tad-outline-thread-loops{{threads={threads}}}", *_LOOP_STAGES, *_LLVM_STAGES,
                f"tad-define-thread-launchers{{threads={threads}}}"]
     return ",".join(stages)

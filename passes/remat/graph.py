@@ -337,7 +337,7 @@ def example(layers: int = 4, batch: int = 64, width: int = 4) -> tuple:
 
     from ..registry import run_pipeline
 
-    with make_context() as ctx, ir.Location.unknown():
+    with make_context(), ir.Location.unknown():
         module = ir.Module.create()
         f64 = ir.F64Type.get()
         inputs = [ir.RankedTensorType.get([width, width], f64)] * layers + \
@@ -353,15 +353,15 @@ def example(layers: int = 4, batch: int = 64, width: int = 4) -> tuple:
             "of": ir.FlatSymbolRefAttr.get("loss"), "wrt": ir.DenseI64ArrayAttr.get(wrt)})
         with ir.InsertionPoint(loss.add_entry_block()):
             *ws, x = loss.arguments
+            x = builder.wrap(x)
             for w in ws:
                 x = builder.tanh(builder.dot_general(x, w, [], [], [1], [0]))
-            x = builder.wrap(x)
             func.ReturnOp([builder.sum(x * x, [0, 1])])
-        with ir.InsertionPoint(main.add_entry_block()):
+        with ir.InsertionPoint(main.add_entry_block()):  # what tensorad.grad traces
             args = list(main.arguments)
             func.CallOp(loss, args)
             seed = builder.ones((), f64)
             grads = func.CallOp(vjp, args + [seed]).results
             func.ReturnOp(list(grads)[1:])
-        run_pipeline(module, "tad-differentiate,tad-inline,symbol-dce,tad-simplify")
+        run_pipeline(module, "tad-jit-differentiate")
         return module, build(module.body.operations[0].operation)

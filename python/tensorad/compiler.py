@@ -33,8 +33,10 @@ from tensorad.passes.lower.host import num_threads
 from tensorad.passes.options import OptionError, parse
 from tensorad.passes.registry import PassResults, PassSpec
 
-from . import dtypes, tree
+# Traced functions use Tracer's array methods and operators, which tensorad.numpy installs.
+from . import dtypes, numpy as _array_methods, tree  # noqa: F401
 from .errors import CompileError, TracingError
+from .export import prepare_c_entry
 from .runtime import Executable
 from .tracing import Tracer, TraceState, current_module, trace_function
 
@@ -60,19 +62,6 @@ def _format_mlir_error(err: ir.MLIRError) -> str:
     return "\n".join(lines)
 
 
-def _prepare_entry(entry: ir.Operation) -> None:
-    """Give the entry point a C interface, and make its arguments read-only.
-
-    Arguments are the caller's numpy arrays, passed without copies: marking
-    them not writable makes bufferization copy before any in-place update.
-    """
-    ctx = entry.context
-    entry.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get(ctx)
-    n_args = len(entry.regions[0].blocks[0].arguments)
-    read_only = ir.DictAttr.get({"bufferization.writable": ir.BoolAttr.get(False, ctx)}, ctx)
-    entry.attributes["arg_attrs"] = ir.ArrayAttr.get([read_only] * n_args, ctx)
-
-
 def _verify_each() -> bool:
     """Whether to verify the IR after every pass (``TENSORAD_VERIFY_EACH=1``), for debugging a pass.
 
@@ -91,7 +80,7 @@ COMPILE_LOCK = threading.RLock()
 
 def _prepare_stage(module: ir.Module, stage: str) -> None:
     if stage in ("llvm", "nvvm"):
-        _prepare_entry(module.body.operations[0])  # the entry point comes first
+        prepare_c_entry(module.body.operations[0])  # the entry point comes first
 
 
 def run_stages(module: ir.Module, last: str, differentiate: JitDifferentiateOptions | None = None,

@@ -97,6 +97,19 @@ def _run(command: Sequence[str], what: str, **kwargs) -> str:
     return done.stdout
 
 
+def prepare_c_entry(entry: ir.Operation) -> None:
+    """Give the entry point a C interface, and make its arguments read-only.
+
+    Arguments are the caller's numpy arrays, passed without copies: marking
+    them not writable makes bufferization copy before any in-place update.
+    """
+    ctx = entry.context
+    entry.attributes["llvm.emit_c_interface"] = ir.UnitAttr.get(ctx)
+    n_args = len(entry.regions[0].blocks[0].arguments)
+    read_only = ir.DictAttr.get({"bufferization.writable": ir.BoolAttr.get(False, ctx)}, ctx)
+    entry.attributes["arg_attrs"] = ir.ArrayAttr.get([read_only] * n_args, ctx)
+
+
 def prepare_entry(module: ir.Module, entry: str = "main") -> tuple:
     """Give ``func.func @entry`` (tensor level) a C interface; return its signature.
 
@@ -122,8 +135,6 @@ def prepare_entry(module: ir.Module, entry: str = "main") -> tuple:
     >>> prepare_entry(m)
     ([((2,), 'float32')], [((), 'float64')])
     """
-    from .compiler import _prepare_entry
-
     found = [op for op in module.body.operations
              if op.operation.name == "func.func" and op.attributes["sym_name"].value == entry]
     if not found:
@@ -145,7 +156,7 @@ def prepare_entry(module: ir.Module, entry: str = "main") -> tuple:
         return out
 
     signature = avals(ftype.inputs, "argument"), avals(ftype.results, "result")
-    _prepare_entry(found[0].operation)
+    prepare_c_entry(found[0].operation)
     return signature
 
 

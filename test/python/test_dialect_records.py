@@ -76,13 +76,25 @@ def test_traits_answer_for_unregistered_ops_too():
     assert not has_trait("nonexistent.op", Trait.PURE)
 
 
+def _elements(value: ast.expr) -> list:
+    """The entries of a collection literal (``{...}``, ``[...]``, ``(...)``, dict keys, ``frozenset({...})``)."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and \
+            value.func.id in ("frozenset", "set", "tuple", "list", "dict") and value.args:
+        value = value.args[0]
+    if isinstance(value, (ast.Set, ast.List, ast.Tuple)):
+        return list(value.elts)
+    if isinstance(value, ast.Dict):
+        return [k for k in value.keys if k is not None]
+    return []
+
+
 def _op_name_lists(path: Path) -> list:
     """Module-level collections of two or more registered op names in ``path``."""
     found = []
     for node in ast.parse(path.read_text()).body:
         if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
             continue
-        names = {n.value for n in ast.walk(node.value)
+        names = {n.value for n in _elements(node.value)
                  if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in RECORDS}
         if len(names) >= 2:
             found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {sorted(names)}")

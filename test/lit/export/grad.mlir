@@ -1,8 +1,8 @@
-// autodiff-opt --export differentiates, lowers and writes the artefact: the
+// autodiff-opt --export differentiates and lowers (jit's stages) and writes the artefact: the
 // library exports only the entry and its peak-bytes query, links no MLIR
 // library, and its ctypes loader runs without site-packages (no MLIR, no numpy).
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: autodiff-opt %s --export=%t/grad_loss --pass-pipeline='builtin.module(tad-differentiate, tad-inline, symbol-dce, tad-simplify, tad-lower-to-linalg, tad-lower-to-llvm)'
+// RUN: autodiff-opt %s --export=%t/grad_loss --pass-pipeline='builtin.module(tad-jit-differentiate, tad-lower-to-linalg, tad-lower-to-llvm)'
 // RUN: ls %t/grad_loss | FileCheck %s --check-prefix=FILES
 // RUN: llvm-nm -D --defined-only %t/grad_loss/libgrad_loss.so | FileCheck %s --check-prefix=SYMBOLS
 // RUN: llvm-readelf -d %t/grad_loss/libgrad_loss.so | FileCheck %s --check-prefix=DYNAMIC

@@ -1,12 +1,14 @@
-// A matmul's streamed operand is packed into panels of 32 columns (each panel
-// contiguous, so the kernel's loads do not hit the same L1 sets row after
-// row); the matmul is split over threads (scf.forall), tiled for L2 (256 x 512
-// blocks of the packed operand) and for registers, and vectorized: an 8x32
+// A matmul's streamed operand is packed (tad-pack-streamed-operands) into
+// panels of 32 columns (each panel contiguous, so the kernel's loads do not
+// hit the same L1 sets row after row); the matmul is split over threads
+// (scf.forall), tiled for L2 (256 x 512 blocks of the packed operand) and for
+// registers, and vectorized: an 8x32
 // accumulator tile stays in vector registers across the contracting loop,
 // updated by one broadcast-FMA per row. In the LLVM
 // dialect the chunks run on the async runtime's threads, taking chunk indices
 // from an atomic counter.
-// RUN: autodiff-opt %s --tad-lower-to-linalg '--tad-tile-and-vectorize=threads=2 vector-bits=512' \
+// RUN: autodiff-opt %s --tad-lower-to-linalg --tad-pack-streamed-operands=vector-bits=512 \
+// RUN:   '--tad-tile-and-vectorize=threads=2 vector-bits=512' \
 // RUN:   | FileCheck %s --check-prefix=TILED
 // RUN: autodiff-opt %s --tad-lower-to-linalg '--tad-lower-to-llvm=threads=2 vector-bits=512' \
 // RUN:   | FileCheck %s --check-prefix=LLVM

@@ -1,0 +1,76 @@
+// tad-tile-and-vectorize tiles each linalg op for threads, caches and vector
+// registers (as the schedule chooser, passes/lower/schedule.py, says) and
+// vectorizes it through the transform dialect.
+// RUN: autodiff-opt %s --split-input-file '--tad-tile-and-vectorize=threads=4 vector-bits=512' | FileCheck %s
+
+// An elementwise op: a row at a time, 64 lanes (one 512-bit register) per step.
+// CHECK-LABEL: func.func @elementwise
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c64 step %c1
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c256 step %c64
+// CHECK: %[[X:.*]] = vector.transfer_read {{.*}} : tensor<1x64xf32>, vector<64xf32>
+// CHECK: %[[E:.*]] = math.exp %[[X]] : vector<64xf32>
+// CHECK: vector.transfer_write %[[E]], {{.*}} : vector<64xf32>, tensor<1x64xf32>
+// CHECK-NOT: linalg.generic
+func.func @elementwise(%x: tensor<64x256xf32>, %y: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]} ins(%x : tensor<64x256xf32>) outs(%y : tensor<64x256xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  } -> tensor<64x256xf32>
+  return %0 : tensor<64x256xf32>
+}
+
+// -----
+
+// A matmul: an 8x32 accumulator tile, read once and kept in vector registers
+// across the contracting loop, updated by one broadcast-FMA per row.
+// CHECK-LABEL: func.func @matmul
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c16 step %c8
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c64 step %c32
+// CHECK: %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK: scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ACC]]) -> (tensor<8x32xf32>, vector<8x32xf32>)
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<32xf32>
+// CHECK: scf.yield
+// CHECK: vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<8x32xf32>
+// CHECK-NOT: linalg.contract
+func.func @matmul(%a: tensor<16x32xf32>, %b: tensor<32x64xf32>, %c: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %0 = linalg.contract indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>,
+                                        affine_map<(m, k, n) -> (m, n)>]
+      ins(%a, %b : tensor<16x32xf32>, tensor<32x64xf32>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %0 : tensor<16x64xf32>
+}
+
+// -----
+
+// Dynamic shapes: the op keeps its scalar loops.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: linalg.generic
+// CHECK: math.exp %{{.*}} : f32
+func.func @dynamic(%x: tensor<?xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]} ins(%x : tensor<?xf32>) outs(%y : tensor<?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  } -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// Enough work for threads: 16 chunks (four per thread) of 64 rows.
+// CHECK-LABEL: func.func @threads
+// CHECK: scf.forall (%{{.*}}) in (16) shared_outs
+// CHECK: tensor.extract_slice {{.*}} [64, 1024] [1, 1]
+// CHECK: arith.addf {{.*}} : vector<64xf32>
+// CHECK: tensor.parallel_insert_slice {{.*}} [64, 1024] [1, 1]
+func.func @threads(%x: tensor<1024x1024xf32>, %y: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]} ins(%x : tensor<1024x1024xf32>) outs(%y : tensor<1024x1024xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %e = arith.addf %a, %a : f32
+    linalg.yield %e : f32
+  } -> tensor<1024x1024xf32>
+  return %0 : tensor<1024x1024xf32>
+}
