@@ -159,6 +159,9 @@ defelementwise(family, "math.tan", lambda c: 1.0 + builder.square(c.outputs[0]))
 defelementwise(family, "math.sqrt", lambda c: 0.5 / c.outputs[0])
 defelementwise(family, "math.rsqrt", lambda c: -0.5 * c.outputs[0] / c.inputs[0])
 defelementwise(family, "math.absf", lambda c: builder.sign(c.inputs[0]))
+# d/dx erf(x) = 2 / sqrt(pi) * exp(-x^2).
+defelementwise(family, "math.erf",
+               lambda c: 1.1283791670955126 * builder.exp(builder.negative(builder.square(c.inputs[0]))))
 
 
 def _power_base_partial(c: RuleContext) -> Val:

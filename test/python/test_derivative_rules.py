@@ -294,6 +294,8 @@ ELEMENTWISE = [
            ("constant-exponent", lambda x: x ** 2.5, (positive(A),)),
            ("constant-base", lambda y: 2.0 ** y, (Uniform(A),)),
            ("broadcast", tnp.power, (positive(A), Uniform((1, 3))))),
+    *cases("math.erf", ("", lambda x: Tracer.of(tad_ops.elementwise("math.erf", [x.value])),
+                        (Uniform(A, -2.0, 2.0),))),
     *cases("math.atan2",
            ("", tnp.arctan2, (nonzero(A), nonzero(A))),
            ("broadcast", tnp.arctan2, (nonzero(B), nonzero((2, 1))))),

@@ -199,3 +199,21 @@ func.func @zero_derivative(%x: tensor<3xf64>) -> tensor<3xf64> {
 }
 func.func private @zero_derivative_vjp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
     attributes {tad.vjp = {of = @zero_derivative, wrt = array<i64: 0>}}
+
+// -----
+
+// erf has the partial 2 / sqrt(pi) * exp(-x^2).
+// CHECK-LABEL: func.func private @erf_vjp
+// CHECK-SAME: (%[[X:.*]]: tensor<3xf64>, %[[CT:.*]]: tensor<3xf64>)
+// CHECK: %[[SQ:.*]] = arith.mulf %[[X]], %[[X]]
+// CHECK: %[[NEG:.*]] = arith.negf %[[SQ]]
+// CHECK: %[[EXP:.*]] = math.exp %[[NEG]]
+// CHECK: %[[TWO_OVER_SQRT_PI:.*]] = "tad.constant"() {value = 1.1283791670955126 : f64}
+// CHECK: %[[PARTIAL:.*]] = arith.mulf %[[TWO_OVER_SQRT_PI]], %[[EXP]]
+// CHECK: arith.mulf %[[CT]], %[[PARTIAL]]
+func.func @erf(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %0 = math.erf %x : tensor<3xf64>
+  return %0 : tensor<3xf64>
+}
+func.func private @erf_vjp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
+    attributes {tad.vjp = {of = @erf, wrt = array<i64: 0>}}
