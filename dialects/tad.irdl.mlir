@@ -7,6 +7,14 @@
 // by the tad-verify pass (the shape rules of the records).
 // Each operand and result has its own constraint variable: an IRDL variable binds one type.
 irdl.dialect @tad {
+  // ---- elementwise ----
+  // Elementwise logistic sigmoid 1 / (1 + exp(-x)) of floats, accurate in both tails.
+  irdl.operation @logistic {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+  }
   // ---- structure ----
   // Broadcasts `operand` into the result shape; operand dim i maps to result dim broadcast_dimensions[i] (size 1 or equal).
   irdl.operation @broadcast_in_dim {

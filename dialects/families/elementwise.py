@@ -21,12 +21,13 @@ from typing import Callable, Optional
 
 import numpy as np
 from mlir import ir
-from mlir.dialects import _arith_ops_gen, _math_ops_gen
+from mlir.dialects import _arith_ops_gen, _math_ops_gen, arith, math
 
-from .. import builder
+from .. import builder, linalg_builder
 from ..builder import Val
 from ..derivatives import RuleContext, defelementwise
 from ..record import Family, Trait
+from ..shapes import floats
 
 family = Family("elementwise")
 
@@ -193,3 +194,37 @@ def _atan2_denominator(c: RuleContext) -> Val:
 
 defelementwise(family, "math.atan2", lambda c: c.inputs[1] / _atan2_denominator(c),
                lambda c: builder.negative(c.inputs[0]) / _atan2_denominator(c))
+
+
+# ----------------------------------------------------------------------------
+# tad.logistic: the sigmoid as one op, so its derivative reuses its result
+# ----------------------------------------------------------------------------
+
+family.define("tad.logistic", operands=("operand",),
+              summary="Elementwise logistic sigmoid 1 / (1 + exp(-x)) of floats, accurate in both tails.",
+              traits=(Trait.PURE, Trait.ELEMENTWISE))
+
+
+@family.shape_rule("tad.logistic")
+def _logistic_shape(operands, attrs, results):
+    (x,) = operands
+    floats(x, "operand")
+    return [x]
+
+
+@family.lowering("tad.logistic")
+def _lower_logistic(op):
+    def element(x, _out):
+        # Both tails from exp(-|x|), which never overflows: sigmoid(-40) keeps its relative precision.
+        decay = math.exp(arith.negf(math.absf(x)))
+        one = arith.constant(x.type, ir.FloatAttr.get(x.type, 1.0))
+        total = arith.addf(one, decay)
+        zero = arith.constant(x.type, ir.FloatAttr.get(x.type, 0.0))
+        return arith.select(arith.cmpf(arith.CmpFPredicate.OGE, x, zero),
+                            arith.divf(one, total), arith.divf(decay, total))
+
+    x = op.operands[0]
+    return [linalg_builder.parallel([x], [range(x.type.rank)], x.type, element)]
+
+
+defelementwise(family, "tad.logistic", lambda c: c.outputs[0] * (1.0 - c.outputs[0]))

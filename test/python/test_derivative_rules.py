@@ -296,6 +296,8 @@ ELEMENTWISE = [
            ("broadcast", tnp.power, (positive(A), Uniform((1, 3))))),
     *cases("math.erf", ("", lambda x: Tracer.of(tad_ops.elementwise("math.erf", [x.value])),
                         (Uniform(A, -2.0, 2.0),))),
+    *cases("tad.logistic", ("", ta.nn.sigmoid, (Uniform(A, -4.0, 4.0),)),
+           ("tails", ta.nn.sigmoid, (Uniform(B, 20.0, 30.0, signed=True),))),
     *cases("math.atan2",
            ("", tnp.arctan2, (nonzero(A), nonzero(A))),
            ("broadcast", tnp.arctan2, (nonzero(B), nonzero((2, 1))))),

@@ -20,9 +20,10 @@ import math
 
 import numpy as np
 
-from .. import numpy as tnp
+from .. import dtypes, numpy as tnp
+from ..dialects import builder
 from ..autodiff import stop_gradient
-from ..tracing import emits_ops
+from ..tracing import Tracer, emits_ops
 
 
 @emits_ops
@@ -41,10 +42,9 @@ def relu(x):
 
 @emits_ops
 def sigmoid(x):
-    """The logistic function ``1 / (1 + exp(-x))``, accurate in the tails.
+    """The logistic function ``1 / (1 + exp(-x))``, accurate in the tails (``tad.logistic``).
 
-    Both tails are computed from ``exp(-|x|)``, which never overflows; small
-    results such as ``sigmoid(-40)`` keep their relative precision.
+    Integers are computed in float64 like numpy's ``exp``.
 
     Examples
     --------
@@ -53,8 +53,8 @@ def sigmoid(x):
     array([0. , 0.5, 1. ])
     """
     x = tnp.asarray(x)
-    decay = tnp.exp(-tnp.abs(x))
-    return tnp.where(x >= 0, 1.0 / (1.0 + decay), decay / (1.0 + decay))
+    x = x.astype(dtypes.float_of(x.dtype))
+    return Tracer.of(builder.build("tad.logistic", [x.value], {}))
 
 
 @emits_ops
