@@ -140,7 +140,7 @@ def test_a_shared_zero_init_is_filled_per_contraction_not_copied():
       %1 = linalg.matmul ins(%b, %a : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
       return %0, %1 : tensor<64x64xf32>, tensor<64x64xf32>
     }"""
-    lowered = _lowered(text, "tad-tile-and-vectorize{vector-bits=512},one-shot-bufferize{"
+    lowered = _lowered(text, "tad-clone-shared-fills,tad-tile-and-vectorize{vector-bits=512},one-shot-bufferize{"
                              "bufferize-function-boundaries}")
     assert lowered.count("linalg.fill") == 2 and "memref.copy" not in lowered
 

@@ -1,0 +1,114 @@
+"""The schedule chooser of ``tad-tile-and-vectorize`` (``passes/lower/schedule.py``), without IR.
+
+Each case builds a loop nest by hand and checks the tiles chosen for it:
+vector tiles of elementwise ops and reductions, transposed reads, thread
+chunks, register and cache tiles of contractions, packed operands, and when a
+multiply may become a ``vector.contract``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tensorad.passes.lower.schedule import (PARALLEL_MIN_ELEMENTS, PARALLEL_MIN_FMAS, Loops, PackPlan, Schedule,
+                                            choose, contracts_in_vectors, pack_plan)
+
+
+def elementwise(*sizes: int, bits: int = 32) -> Loops:
+    """An all-parallel op reading and writing every loop in order."""
+    dims = list(range(len(sizes)))
+    return Loops(list(sizes), [True] * len(sizes), [dims, dims], 1, bits)
+
+
+def matmul(m: int, k: int, n: int, bits: int = 32) -> Loops:
+    """``C[m, n] += A[m, k] * B[k, n]`` over loops ``(m, k, n)``."""
+    return Loops([m, k, n], [True, False, True], [[0, 1], [1, 2], [0, 2]], 2, bits)
+
+
+@pytest.mark.parametrize("bits, register", [(512, [1, 64]), (256, [1, 32]), (128, [1, 16])])
+def test_an_elementwise_op_steps_one_vector_along_its_innermost_loop(bits, register):
+    # Up to four registers per step: 256 columns of f32 take 64 lanes at 512 bits, and so on.
+    assert choose(elementwise(64, 256), False, bits, 1) == Schedule(register=register)
+
+
+def test_a_short_innermost_loop_is_taken_whole():
+    assert choose(elementwise(64, 10), False, 512, 1) == Schedule(register=[1, 0])
+
+
+def test_an_innermost_loop_of_no_whole_vectors_takes_half_vectors():
+    # 200 = 25 x 8: no multiple of 16 lanes divides it, a multiple of 8 does.
+    assert choose(elementwise(4, 200), False, 512, 1) == Schedule(register=[1, 40])
+
+
+def test_a_transposed_read_takes_a_square_block_of_lanes():
+    # out[i, j] = x[j, i]: x is read across the innermost loop.
+    loops = Loops([64, 64], [True, True], [[1, 0], [0, 1]], 1, 32)
+    assert choose(loops, False, 512, 1) == Schedule(register=[16, 16])
+
+
+def test_an_op_is_split_over_threads_only_with_enough_work():
+    small = elementwise(64, 64)
+    assert 64 * 64 < PARALLEL_MIN_ELEMENTS
+    assert choose(small, False, 512, 4).threads is None
+    large = elementwise(1024, 1024)
+    assert choose(large, False, 512, 1).threads is None
+    # Four chunks per thread, each of at least 16 steps of the tiled loop.
+    assert choose(large, False, 512, 4).threads == [64, 0]
+
+
+def test_a_matmul_gets_a_register_tile_and_a_contracting_loop():
+    s = choose(matmul(16, 32, 64), True, 512, 1)
+    assert s == Schedule(register=[8, 0, 32], reduction=[0, 1, 0])
+
+
+def test_a_large_matmul_gets_threads_and_a_cache_tile():
+    assert 512 * 512 * 512 >= PARALLEL_MIN_FMAS
+    s = choose(matmul(512, 512, 512), True, 256, 4)
+    assert s == Schedule(threads=[128, 0, 0], cache=[0, 256, 0], register=[8, 0, 16], reduction=[0, 1, 0])
+
+
+def test_a_packed_matmul_takes_its_cache_tile_in_panels():
+    # After packing: C[i, p, j] += A[i, k] * P[p, k, j] over loops (i, p, k, j), 32 panels of 32.
+    loops = Loops([256, 32, 512, 32], [True, True, False, True], [[0, 2], [1, 2, 3], [0, 1, 3]], 2, 32)
+    s = choose(loops, True, 512, 1)
+    assert s.cache == [0, 16, 256, 0] and s.register == [8, 1, 0, 0]
+
+
+def test_a_contraction_without_a_streamed_operand_is_tiled_as_any_op():
+    # A row-vector dot: the innermost loop is a reduction, so no register tile of a matmul.
+    loops = Loops([8, 256], [True, False], [[0, 1], [1], [0]], 2, 32)
+    assert choose(loops, True, 512, 1) == Schedule(register=[1, 64])
+
+
+def test_whole_tiles_are_dropped():
+    s = Schedule(threads=[4, 0], register=[4, 8]).drop_whole_tiles([4, 8])
+    assert s == Schedule() and not s.tiles_anything()
+    # A register tile spans what its thread chunk left, not the whole loop.
+    chunked = Schedule(threads=[2, 0], register=[2, 4]).drop_whole_tiles([4, 8])
+    assert chunked == Schedule(threads=[2, 0], register=[0, 4])
+
+
+def test_a_multiply_becomes_a_contraction_only_with_several_results():
+    mm = matmul(16, 32, 64)
+    assert contracts_in_vectors(mm, choose(mm, True, 512, 1))
+    total = Loops([4, 5], [False, False], [[0, 1], []], 1, 64)
+    assert not contracts_in_vectors(total, Schedule(register=[1, 5]))
+
+
+def test_a_multiply_with_an_operand_broadcast_along_the_reduction_stays_a_reduction():
+    # out[i] = sum_k x[i, k] * y[i]: y does not read the reduced loop.
+    loops = Loops([8, 16], [True, False], [[0, 1], [0], [0]], 2, 32)
+    assert not contracts_in_vectors(loops, Schedule(register=[8, 16]))
+
+
+def test_a_large_matmul_packs_its_streamed_operand_in_register_tile_panels():
+    assert pack_plan(matmul(256, 512, 1024), 512) == PackPlan(streamed=1, other=0, m=0, k=1, width=32)
+
+
+@pytest.mark.parametrize("loops", [
+    matmul(128, 512, 1024),  # too few rows to pay for the copy
+    matmul(256, 64, 1024),  # the streamed operand fits in an L2 block
+    matmul(256, 512, 32),  # one register tile wide
+], ids=["few_rows", "small_operand", "one_panel"])
+def test_other_matmuls_are_not_packed(loops):
+    assert pack_plan(loops, 512) is None
