@@ -9,7 +9,7 @@ numpy's do (trailing dimensions aligned), which is what derivative rules need
 for a (co)tangent with a batch prefix. ``tad`` ops are checked (and their
 result types inferred) by the shape rule of their record, so any declared op
 can be built with :func:`build` without a function of its own. This module is
-to ``tensorad.numpy`` what ``jax.lax`` is to ``jax.numpy``.
+to the numpy frontend what ``jax.lax`` is to ``jax.numpy``.
 
 Examples
 --------

@@ -47,6 +47,12 @@ class Trait(enum.Enum):
     TERMINATOR = "terminator"
     #: An op with regions that is pure when every op in its regions is.
     PURE_IF_BODY_PURE = "pure_if_body_pure"
+    #: A loop (its body may run many times): work hoisted out of it is saved per iteration.
+    LOOP = "loop"
+    #: A scalar combiner the vectorizer turns into a vector reduction (``arith.addf``, ``arith.maxsi``).
+    REDUCTION_COMBINER = "reduction_combiner"
+    #: A constant without operands, safe to rebuild wherever its value is needed.
+    CONSTANT = "constant"
     #: Each result is a new tensor for its users to write into (``tensor.empty``):
     #: pure, but CSE never merges two, so that their writers do not share one buffer.
     FRESH = "fresh"

@@ -26,7 +26,9 @@ from ..record import Family, Trait
 family = Family("control_flow")
 
 # Structured control flow is pure when everything inside it is (its terminators aside).
-for _name in ("scf.for", "scf.if", "scf.while", "scf.execute_region"):
+for _name in ("scf.for", "scf.while"):
+    family.upstream(_name, traits=(Trait.PURE_IF_BODY_PURE, Trait.LOOP))
+for _name in ("scf.if", "scf.execute_region"):
     family.upstream(_name, traits=(Trait.PURE_IF_BODY_PURE,))
 for _name in ("scf.yield", "scf.condition", "func.return"):
     family.upstream(_name, traits=(Trait.TERMINATOR,))

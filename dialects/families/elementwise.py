@@ -41,9 +41,15 @@ def _operation_names(module) -> list:
 # ELEMENTWISE describes an op whose one result is a tensor; passes that fuse
 # elementwise ops check that it is (and so take an arith.constant of a dense
 # tensor for one, as the remat graph always has).
-for _name in ("arith.cmpf", "arith.cmpi", "math.floor", "math.ceil", "math.roundeven", "arith.constant"):
-    # Piecewise constant in their operands (comparisons, rounding), or without operands.
+for _name in ("arith.cmpf", "arith.cmpi", "math.floor", "math.ceil", "math.roundeven"):
+    # Piecewise constant in their operands (comparisons, rounding).
     family.upstream(_name, traits=(Trait.PURE, Trait.ELEMENTWISE, Trait.ZERO_DERIVATIVE))
+family.upstream("arith.constant", traits=(Trait.PURE, Trait.ELEMENTWISE, Trait.ZERO_DERIVATIVE, Trait.CONSTANT))
+# The associative combiners the vectorizer turns into vector reductions.
+for _name in ("arith.addf", "arith.addi", "arith.mulf", "arith.muli", "arith.maximumf", "arith.minimumf",
+              "arith.maxnumf", "arith.minnumf", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui",
+              "arith.andi", "arith.ori", "arith.xori"):
+    family.upstream(_name, traits=(Trait.PURE, Trait.ELEMENTWISE, Trait.REDUCTION_COMBINER))
 for _name in _operation_names(_arith_ops_gen) + _operation_names(_math_ops_gen):
     if _name not in family.names:
         family.upstream(_name, traits=(Trait.PURE, Trait.ELEMENTWISE))

@@ -171,6 +171,7 @@ family.upstream("tensor.empty", traits=(Trait.PURE, Trait.FRESH, Trait.ZERO_DERI
 family.upstream("tensor.dim", traits=(Trait.PURE, Trait.ZERO_DERIVATIVE))
 # Not pure for tad-simplify: it was never erased or merged.
 family.upstream("tensor.insert", traits=())
+family.upstream("ub.poison", traits=(Trait.PURE, Trait.CONSTANT))
 
 
 # --- folds (tad-simplify) ------------------------------------------------------------

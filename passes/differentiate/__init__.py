@@ -4,8 +4,9 @@ A derivative is asked for by declaring the function that should exist (see
 DESIGN.md, "Asking for a derivative in IR"). This pass gives each declaration
 its body: reverse mode in :mod:`.reverse`, forward mode in :mod:`.forward`,
 with the rules of the op records (:mod:`tensorad.dialects.families`; those of
-``scf`` ops, which sweep their regions, in :mod:`.control_flow`). Generated functions are ordinary IR, so they can be
-differentiated again; a declaration may name another declaration as ``of``.
+``scf`` ops, which sweep their regions, in :mod:`.control_flow`). Generated
+functions are ordinary IR, so they can be differentiated again; a
+declaration may name another declaration as ``of``.
 A function with ``tad.custom_vjp = @bwd`` gets its vjp from ``@bwd``
 (``bwd(inputs..., cotangents...) -> one gradient per input``).
 

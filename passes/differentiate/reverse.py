@@ -6,8 +6,8 @@ sweep: ops visited in reverse, each active op's adjoint rule (the ``vjp`` of
 its record, :func:`~tensorad.dialects.record.record_of`) turning the
 cotangents of its results into contributions to its operands' adjoints.
 Adjoints are accumulated lazily: a value with no contribution has a symbolic
-zero adjoint and nothing is materialized for it. Rules of ops with regions (``scf``) run nested
-:class:`Backward` sweeps over their bodies.
+zero adjoint and nothing is materialized for it. Rules of ops with regions
+(``scf``) run nested :class:`Backward` sweeps over their bodies.
 """
 
 from __future__ import annotations

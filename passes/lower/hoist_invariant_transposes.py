@@ -32,9 +32,9 @@ from __future__ import annotations
 
 from mlir import ir
 
+from ...dialects.record import Trait, has_trait
 from ..walk import collect, defined_outside, defining_op
 
-_LOOPS = ("scf.for", "scf.while")
 
 
 def run(op: ir.Operation, pass_) -> None:
@@ -46,7 +46,7 @@ def run(op: ir.Operation, pass_) -> None:
     """
     for transpose in collect(op, lambda inner: inner.name == "linalg.transpose"):
         init = defining_op(transpose.operands[1])
-        while transpose.parent.name in _LOOPS and defined_outside(transpose.operands[0], transpose.parent):
+        while has_trait(transpose.parent, Trait.LOOP) and defined_outside(transpose.operands[0], transpose.parent):
             loop = transpose.parent
             if init is not None and init.name == "tensor.empty" and init.parent == loop:
                 init.move_before(loop)

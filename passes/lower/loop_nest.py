@@ -19,16 +19,9 @@ from typing import Optional
 
 from mlir import ir
 
+from ...dialects.record import Trait, has_trait
 from ..walk import defining_op
 from .schedule import Loops
-
-# The combiners of the reductions the vectorizer recognizes.
-_COMBINERS = frozenset({
-    "arith.addf", "arith.addi", "arith.mulf", "arith.muli", "arith.maximumf", "arith.minimumf",
-    "arith.maxnumf", "arith.minnumf", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui",
-    "arith.andi", "arith.ori", "arith.xori",
-})
-
 
 def loops_of(op: ir.Operation) -> Optional[Loops]:
     """The loop nest of ``op``, or None when it is not a linalg op the vectorizer handles.
@@ -95,5 +88,5 @@ def _vectorizable_body(op: ir.Operation, n_inputs: int) -> bool:
         return False
     combiner = defining_op(list(block.operations)[-1].operands[0])
     accumulator = block.arguments[n_inputs]
-    return (combiner is not None and combiner.name in _COMBINERS
+    return (combiner is not None and has_trait(combiner, Trait.REDUCTION_COMBINER)
             and any(v == accumulator for v in combiner.operands))

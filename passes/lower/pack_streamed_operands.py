@@ -21,7 +21,8 @@ Examples
 ... func.func @f(%a: tensor<256x512xf32>, %b: tensor<512x1024xf32>, %c: tensor<256x1024xf32>) -> tensor<256x1024xf32> {
 ...   %0 = linalg.contract indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>,
 ...                                         affine_map<(m, k, n) -> (m, n)>]
-...       ins(%a, %b : tensor<256x512xf32>, tensor<512x1024xf32>) outs(%c : tensor<256x1024xf32>) -> tensor<256x1024xf32>
+...       ins(%a, %b : tensor<256x512xf32>, tensor<512x1024xf32>)
+...       outs(%c : tensor<256x1024xf32>) -> tensor<256x1024xf32>
 ...   return %0 : tensor<256x1024xf32>
 ... }''', make_context())
 >>> run_pipeline(m, "tad-pack-streamed-operands{vector-bits=512}")
@@ -37,13 +38,13 @@ from mlir import ir
 from mlir.dialects import tensor
 
 from ...dialects import linalg_builder as linalg
+from ...dialects.record import Trait, has_trait
 from ..walk import collect, defining_op
 from .host import vector_bits as host_vector_bits
 from .loop_nest import loops_of
 from .schedule import Loops, PackPlan, pack_plan
 from .tile_and_vectorize import VectorOptions
 
-_LOOPS = ("scf.for", "scf.while")
 
 
 def run(op: ir.Operation, pass_, options: VectorOptions = VectorOptions()) -> None:
@@ -55,7 +56,7 @@ def run(op: ir.Operation, pass_, options: VectorOptions = VectorOptions()) -> No
     bits = options.vector_bits or host_vector_bits()
     for contract in collect(op, lambda inner: inner.name == "linalg.contract"):
         loops = loops_of(contract)
-        if loops is None or len(loops.sizes) != 3 or contract.parent.name in _LOOPS:
+        if loops is None or len(loops.sizes) != 3 or has_trait(contract.parent, Trait.LOOP):
             continue
         plan = pack_plan(loops, bits)
         if plan is not None:

@@ -67,6 +67,7 @@ from typing import Optional
 from mlir import ir
 from mlir.dialects import func, llvm
 
+from ...dialects.record import Trait, has_trait
 from ..options import option
 from ..walk import collect, defined_outside, defining_op
 
@@ -90,7 +91,6 @@ _MARK, _HELPERS = "tad.template", "helpers"
 # Where the captures start in a loop's context (next chunk index, chunk count, helpers finished, captures...).
 _FIRST_CAPTURE = 3
 # Ops without operands that are cheaper to copy into the chunk function than to pass.
-_CONSTANTS = frozenset({"arith.constant", "ub.poison"})
 
 
 # --- tad-outline-thread-loops ------------------------------------------------------------
@@ -147,7 +147,7 @@ def _captures(loop: ir.Operation) -> tuple:
             if not defined_outside(value, loop):
                 continue
             defining = defining_op(value)
-            if defining is not None and defining.name in _CONSTANTS:
+            if defining is not None and has_trait(defining, Trait.CONSTANT):
                 if defining not in constants:
                     constants.append(defining)
             elif value not in passed:

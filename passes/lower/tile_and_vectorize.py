@@ -61,7 +61,7 @@ def _is_vector_width(bits: int) -> bool:
 
 @dataclass(frozen=True)
 class VectorOptions:
-    """The option of the passes that size tiles in vector registers (``tad-pack-streamed-operands{vector-bits=512}``)."""
+    """The option of the passes that size tiles in vector registers (``vector-bits=512``)."""
 
     vector_bits: int = option(0, "vector register width to tile for (0: the host's)", check=_is_vector_width,
                               accepted="0 or a power of two from 64 to 4096")

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from .tile_and_vectorize import CodegenOptions
 
-_TENSOR_STAGES = (
+TENSOR_STAGES = (
     "func.func(convert-elementwise-to-linalg)",
     "linalg-fuse-elementwise-ops",
     # No upstream cse on tensors: it would merge the ops tad-remat recomputes
@@ -46,22 +46,22 @@ _TENSOR_STAGES = (
     "canonicalize",
     "tad-widen-bools",
 )
-_BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
+BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
               " allow-return-allocs-from-loops}")
 # Shared with tad-lower-to-nvvm, which puts its own pass between bufferization and these.
-_DEALLOC_STAGES = (
+DEALLOC_STAGES = (
     "buffer-deallocation-pipeline",
     "tad-free-after-last-use",
     "tad-widen-bools",
     "convert-bufferization-to-memref",
 )
 _BUFFER_STAGES = (
-    _BUFFERIZE,
-    *_DEALLOC_STAGES,
+    BUFFERIZE,
+    *DEALLOC_STAGES,
     "func.func(convert-linalg-to-loops)",
     "scf-forall-to-parallel",
 )
-_LOOP_STAGES = (
+LOOP_STAGES = (
     "canonicalize",
     # Fully unrolled: an n-D transfer becomes 1-D vector loads and stores, not
     # a loop over a stack buffer.
@@ -73,7 +73,7 @@ _LOOP_STAGES = (
     "expand-strided-metadata",
     "lower-affine",
 )
-_LLVM_STAGES = (
+LLVM_STAGES = (
     # Math first: its lowerings of vector ops unroll them with vector ops.
     "convert-math-to-funcs",
     "convert-math-to-llvm",
@@ -103,10 +103,10 @@ def pipeline(options: CodegenOptions = CodegenOptions()) -> str:
     True
     """
     threads, bits = options.threads, options.vector_bits
-    stages = [*_TENSOR_STAGES, "tad-hoist-invariant-transposes", "tad-clone-shared-fills",
+    stages = [*TENSOR_STAGES, "tad-hoist-invariant-transposes", "tad-clone-shared-fills",
               f"tad-pack-streamed-operands{{vector-bits={bits}}}",
               f"tad-tile-and-vectorize{{threads={threads} vector-bits={bits}}}", "tad-approximate-math",
               *_BUFFER_STAGES]
-    stages += [f"tad-outline-thread-loops{{threads={threads}}}", *_LOOP_STAGES, *_LLVM_STAGES,
+    stages += [f"tad-outline-thread-loops{{threads={threads}}}", *LOOP_STAGES, *LLVM_STAGES,
                f"tad-define-thread-launchers{{threads={threads}}}"]
     return ",".join(stages)

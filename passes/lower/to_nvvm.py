@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..options import option
-from .to_llvm import _BUFFERIZE, _DEALLOC_STAGES, _LLVM_STAGES, _LOOP_STAGES, _TENSOR_STAGES
+from .to_llvm import BUFFERIZE, DEALLOC_STAGES, LLVM_STAGES, LOOP_STAGES, TENSOR_STAGES
 
 PTX_FEATURES = {"sm_70": "+ptx60", "sm_75": "+ptx63", "sm_80": "+ptx70", "sm_86": "+ptx71", "sm_89": "+ptx78",
                 "sm_90": "+ptx80", "sm_90a": "+ptx80", "sm_100": "+ptx86", "sm_120": "+ptx87"}
@@ -99,11 +99,11 @@ def pipeline(options: NVVMOptions = NVVMOptions()) -> str:
     """
     chip, format, opt_level = options.chip, options.format, options.opt_level
     features = options.features or PTX_FEATURES[chip]
-    stages = [*_TENSOR_STAGES, _BUFFERIZE, "tad-copy-arguments-to-device", *_DEALLOC_STAGES,
+    stages = [*TENSOR_STAGES, BUFFERIZE, "tad-copy-arguments-to-device", *DEALLOC_STAGES,
               "tad-allocate-on-device", "tad-map-to-gpu", "func.func(convert-linalg-to-loops)",
-              "convert-math-to-funcs", "gpu-kernel-outlining", *_LOOP_STAGES,
+              "convert-math-to-funcs", "gpu-kernel-outlining", *LOOP_STAGES,
               f"nvvm-attach-target{{chip={chip} features={features} O={opt_level}}}",
               "gpu.module(convert-gpu-to-nvvm,canonicalize,reconcile-unrealized-casts)", "tad-native-gpu-math",
-              *_LLVM_STAGES, "gpu-to-llvm", "reconcile-unrealized-casts",
+              *LLVM_STAGES, "gpu-to-llvm", "reconcile-unrealized-casts",
               f"gpu-module-to-binary{{format={format}}}"]
     return ",".join(stages)

@@ -28,9 +28,12 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from mlir import ir
+from mlir.dialects import func
 
+from tensorad.dialects import builder, make_context
 from tensorad.dialects.record import Trait, has_trait
 
+from ..registry import run_pipeline
 from . import cost
 
 NAME_ATTRIBUTE = "tad.checkpoint_name"
@@ -331,12 +334,6 @@ def example(layers: int = 4, batch: int = 64, width: int = 4) -> tuple:
     >>> [n.label for n in graph.nodes][:4]
     ['tad.dot_general', 'math.tanh', 'tad.dot_general', 'math.tanh']
     """
-    from mlir.dialects import func
-
-    from tensorad.dialects import builder, make_context
-
-    from ..registry import run_pipeline
-
     with make_context(), ir.Location.unknown():
         module = ir.Module.create()
         f64 = ir.F64Type.get()

@@ -1,7 +1,7 @@
 // The thread-launch protocol's template, passes/lower/thread_launch.mlir, is
 // plain LLVM dialect that upstream mlir-opt verifies as it is; its one thread
 // loop ("loop", capturing one pointer) is what tad-define-thread-launchers
-// copies per loop (see define-thread-launchers.mlir).
+// copies per loop (see thread-launch-captures.mlir).
 // RUN: mlir-opt %S/../../../passes/lower/thread_launch.mlir | FileCheck %s
 // RUN: autodiff-opt %S/../../../passes/lower/thread_launch.mlir | FileCheck %s
 

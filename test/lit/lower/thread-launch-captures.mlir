@@ -1,7 +1,7 @@
-// tad-define-thread-launchers gives each declared thread-loop launcher its
-// body, instantiated from the template passes/lower/thread_launch.mlir (see
-// thread-launch.mlir): the launcher and its work function take the loop's
-// name and captures.
+// tad-define-thread-launchers instantiates the template's thread loop
+// (passes/lower/thread_launch.mlir, see thread-launch.mlir) once per launcher:
+// the launcher and its work function take the loop's name, its captures of
+// whatever types and number (none included), and the helper count.
 // RUN: autodiff-opt %s --split-input-file '--tad-define-thread-launchers=threads=4' | FileCheck %s
 
 // One thread loop capturing a pointer and an i64: the context holds them
