@@ -16,7 +16,6 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 import threading
@@ -66,7 +65,7 @@ def user_location() -> ir.Location:
 
 
 class _EmitDepth(threading.local):
-    """How many decorated frontend calls (or ``emitting_at`` blocks) this thread is inside.
+    """How many decorated frontend calls this thread is inside.
 
     Per thread: two threads tracing at once must not see each other's
     calls, or one would emit ops without a location.
@@ -113,24 +112,6 @@ def _check_tracers_alive(*groups) -> None:
             for leaf in arg if isinstance(arg, (list, tuple)) else (arg,):
                 if isinstance(leaf, Tracer):
                     leaf._check_alive()
-
-
-@contextlib.contextmanager
-def emitting_at(location: ir.Location):
-    """Make frontend functions emit ops at ``location`` (used by passes that build IR with them).
-
-    Examples
-    --------
-    >>> from tensorad.dialects import make_context
-    >>> with make_context(), ir.Location.unknown() as loc, emitting_at(loc):
-    ...     pass
-    """
-    _emit_depth.depth += 1
-    try:
-        with location:
-            yield
-    finally:
-        _emit_depth.depth -= 1
 
 
 class _Trace:

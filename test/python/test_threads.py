@@ -117,14 +117,18 @@ def test_threads_compiling_at_once(count, functions):
 def test_one_threads_emitting_scope_does_not_reach_another_thread():
     from mlir import ir
 
-    from tensorad.tracing import TraceState, emitting_at
+    from tensorad.tracing import TraceState, emits_ops
 
     inside, release = threading.Event(), threading.Event()
 
+    @emits_ops
+    def wait_inside_a_frontend_call():
+        inside.set()
+        release.wait(60)
+
     def hold_a_scope():
-        with TraceState.context(), ir.Location.unknown() as here, emitting_at(here):
-            inside.set()
-            release.wait(60)
+        with TraceState.context(), ir.Location.unknown():
+            wait_inside_a_frontend_call()
 
     holder = threading.Thread(target=hold_a_scope)
     holder.start()
