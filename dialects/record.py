@@ -20,8 +20,11 @@ Examples
 from __future__ import annotations
 
 import enum
+import inspect
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional, Union
+
+from math import prod
 
 from mlir import ir
 
@@ -56,6 +59,12 @@ class Trait(enum.Enum):
     #: Each result is a new tensor for its users to write into (``tensor.empty``):
     #: pure, but CSE never merges two, so that their writers do not share one buffer.
     FRESH = "fresh"
+    #: Reads or writes memory, or calls out (``memref.store``, ``func.call``): never
+    #: recomputed by rematerialization, never merged or erased.
+    SIDE_EFFECTS = "side_effects"
+    #: A contraction (matmul, convolution): costly to recompute, so the
+    #: ``dots_saveable`` checkpoint policy keeps its result.
+    CONTRACTION = "contraction"
 
 
 @dataclass(frozen=True)
@@ -104,6 +113,11 @@ class OpRecord:
         (see :mod:`tensorad.dialects.derivatives`).
     batching : callable, optional
         Batching rule (tad-batch).
+    region_flow : callable, optional
+        ``(op, edge) -> None`` for an op with regions: calls ``edge(source, target)``
+        for every way a value flows between the op's operands, its regions'
+        arguments and terminators, and its results (what MLIR's
+        ``RegionBranchOpInterface`` describes); activity analysis follows them.
     """
 
     name: str
@@ -117,12 +131,13 @@ class OpRecord:
     jvp: Optional[Callable] = None
     vjp: Optional[Callable] = None
     batching: Optional[Callable] = None
+    region_flow: Optional[Callable] = None
 
 
 RECORDS: dict[str, OpRecord] = {}
 FAMILIES: dict[str, "Family"] = {}
 
-_RULE_FIELDS = ("shape_rule", "flops", "fold", "lowering", "jvp", "vjp", "batching")
+_RULE_FIELDS = ("shape_rule", "flops", "fold", "lowering", "jvp", "vjp", "batching", "region_flow")
 
 
 class Family:
@@ -215,6 +230,23 @@ class Family:
         """``@family.batching(*names)``: register the batching rule of these ops."""
         return self._rule("batching", names)
 
+    def region_flow(self, *names: str):
+        """``@family.region_flow(*names)``: register how values flow through these ops' regions."""
+        return self._rule("region_flow", names)
+
+
+def operation_names(module) -> list:
+    """Names of the ops whose classes the bindings generated in ``module``, sorted.
+
+    Examples
+    --------
+    >>> from mlir.dialects import _math_ops_gen
+    >>> "math.erf" in operation_names(_math_ops_gen)
+    True
+    """
+    return sorted({cls.OPERATION_NAME for _, cls in inspect.getmembers(module, inspect.isclass)
+                   if isinstance(getattr(cls, "OPERATION_NAME", None), str)})
+
 
 def record_of(op_or_name: Union[str, ir.Operation, ir.OpView]) -> Optional[OpRecord]:
     """The record of an op (or op name), or None for an op nobody registered.
@@ -240,6 +272,38 @@ def has_trait(op_or_name: Union[str, ir.Operation, ir.OpView], trait: Trait) -> 
     """
     rec = record_of(op_or_name)
     return rec is not None and trait in rec.traits
+
+
+def flops_of(op: Union[ir.Operation, ir.OpView]) -> int:
+    """FLOPs of one execution of ``op``: what recomputing it costs (remat's cost model).
+
+    A view costs nothing; an op whose record has a FLOP formula costs what the
+    formula says (contractions, convolutions, reductions, ``scf.for``); an op
+    with regions costs its costlier region; anything else one FLOP per result
+    element.
+
+    Examples
+    --------
+    >>> import tensorad.dialects
+    >>> from tensorad.passes.remat.graph import example
+    >>> module, graph = example()  # 64 x 4 inputs, 4 x 4 weights
+    >>> flops_of(graph.nodes[0].root), flops_of(graph.nodes[1].root)  # a contraction, a tanh
+    (2048, 256)
+    """
+    op = op.operation
+    if has_trait(op, Trait.VIEW):
+        return 0
+    rec = record_of(op)
+    if rec is not None and rec.flops is not None:
+        return rec.flops(op)
+    if op.regions:
+        return max(region_flops(r) for r in op.regions)
+    return sum(prod(r.type.shape) if isinstance(r.type, ir.RankedTensorType) else 1 for r in op.results)
+
+
+def region_flops(region: ir.Region) -> int:
+    """FLOPs of one execution of every op in ``region``."""
+    return sum(flops_of(op) for block in region.blocks for op in block.operations)
 
 
 def names_with(trait: Trait) -> frozenset:

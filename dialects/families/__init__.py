@@ -22,4 +22,5 @@ from . import (  # noqa: F401  (importing a family module registers its records)
     indexing,
     loss,
     control_flow,
+    memory,
 )

@@ -23,7 +23,7 @@ family.define("tad.dot_general",
               operands=("lhs", "rhs"),
               attributes=(("lhs_batching_dimensions", "dense_array"), ("rhs_batching_dimensions", "dense_array"), ("lhs_contracting_dimensions", "dense_array"), ("rhs_contracting_dimensions", "dense_array")),
               summary="Contraction; result dims are batch dims, then lhs free dims, then rhs free dims.",
-              traits=(Trait.PURE,))
+              traits=(Trait.PURE, Trait.CONTRACTION))
 
 
 @family.shape_rule("tad.dot_general")

@@ -21,7 +21,7 @@ from mlir import ir
 
 from .. import builder
 from ..derivatives import RuleContext
-from ..record import Family, Trait
+from ..record import Family, Trait, region_flops
 
 family = Family("control_flow")
 
@@ -32,8 +32,55 @@ for _name in ("scf.if", "scf.execute_region"):
     family.upstream(_name, traits=(Trait.PURE_IF_BODY_PURE,))
 for _name in ("scf.yield", "scf.condition", "func.return"):
     family.upstream(_name, traits=(Trait.TERMINATOR,))
-# A call may have side effects: it is neither merged nor erased.
-family.upstream("func.call", traits=())
+# A call may have side effects: it is neither merged nor erased, nor recomputed.
+for _name in ("func.call", "func.call_indirect"):
+    family.upstream(_name, traits=(Trait.SIDE_EFFECTS,))
+
+
+def _terminator(block: ir.Block) -> ir.Operation:
+    return list(block.operations)[-1]
+
+
+@family.region_flow("scf.for")
+def _for_flow(op: ir.Operation, edge) -> None:
+    """Each init and yielded value flows to its iteration argument and its result."""
+    body = op.regions[0].blocks[0]
+    inits, carries = list(op.operands)[3:], list(body.arguments)[1:]
+    for init, carry, result, yielded in zip(inits, carries, op.results, _terminator(body).operands):
+        edge(init, carry), edge(yielded, carry), edge(yielded, result), edge(init, result)
+
+
+@family.region_flow("scf.if", "scf.execute_region")
+def _branch_flow(op: ir.Operation, edge) -> None:
+    """What each region yields flows to the results."""
+    for region in op.regions:
+        if region.blocks:
+            for yielded, result in zip(_terminator(region.blocks[0]).operands, op.results):
+                edge(yielded, result)
+
+
+@family.region_flow("scf.while")
+def _while_flow(op: ir.Operation, edge) -> None:
+    """Inits and the after-region's yields flow to the before-region; what it forwards, to the after-region and the results."""
+    before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    for init, arg, yielded in zip(op.operands, before.arguments, _terminator(after).operands):
+        edge(init, arg), edge(yielded, arg)
+    forwarded = list(_terminator(before).operands)[1:]
+    for value, arg, result in zip(forwarded, after.arguments, op.results):
+        edge(value, arg), edge(value, result)
+
+
+@family.flops("scf.for")
+def _for_flops(op: ir.Operation) -> int:
+    """Trip count times the body, when the bounds are constants (once otherwise)."""
+    bounds = []
+    for value in list(op.operands)[:3]:
+        owner = value.owner
+        if isinstance(owner, ir.Block) or owner.operation.name != "arith.constant":
+            return region_flops(op.regions[0])
+        bounds.append(ir.IntegerAttr(owner.operation.attributes["value"]).value)
+    lower, upper, step = bounds
+    return max(0, -(-(upper - lower) // step)) * region_flops(op.regions[0])
 
 
 # ----------------------------------------------------------------------------

@@ -99,7 +99,7 @@ family.define("tad.conv2d",
               operands=("data", "weight"),
               attributes=(("strides", "dense_array"), ("padding", "dense_array"), ("dilation", "dense_array"), ("groups", "integer")),
               summary="2-D convolution, data NCHW, weight OIHW (O, C/groups, KH, KW); padding = (top, left, bottom, right).",
-              traits=(Trait.PURE,))
+              traits=(Trait.PURE, Trait.CONTRACTION))
 family.define("tad.conv2d_backward_data",
               operands=("output_grad", "weight"),
               attributes=(("strides", "dense_array"), ("padding", "dense_array"), ("dilation", "dense_array"), ("groups", "integer")),

@@ -16,7 +16,6 @@ True
 
 from __future__ import annotations
 
-import inspect
 from typing import Callable, Optional
 
 import numpy as np
@@ -26,16 +25,10 @@ from mlir.dialects import _arith_ops_gen, _math_ops_gen, arith, math
 from .. import builder, linalg_builder
 from ..builder import Val
 from ..derivatives import RuleContext, defelementwise
-from ..record import Family, Trait
+from ..record import Family, Trait, operation_names
 from ..shapes import floats
 
 family = Family("elementwise")
-
-
-def _operation_names(module) -> list:
-    """Names of the ops whose classes the bindings generated in ``module``, sorted."""
-    return sorted({cls.OPERATION_NAME for _, cls in inspect.getmembers(module, inspect.isclass)
-                   if isinstance(getattr(cls, "OPERATION_NAME", None), str)})
 
 
 # ELEMENTWISE describes an op whose one result is a tensor; passes that fuse
@@ -50,7 +43,7 @@ for _name in ("arith.addf", "arith.addi", "arith.mulf", "arith.muli", "arith.max
               "arith.maxnumf", "arith.minnumf", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui",
               "arith.andi", "arith.ori", "arith.xori"):
     family.upstream(_name, traits=(Trait.PURE, Trait.ELEMENTWISE, Trait.REDUCTION_COMBINER))
-for _name in _operation_names(_arith_ops_gen) + _operation_names(_math_ops_gen):
+for _name in operation_names(_arith_ops_gen) + operation_names(_math_ops_gen):
     if _name not in family.names:
         family.upstream(_name, traits=(Trait.PURE, Trait.ELEMENTWISE))
 

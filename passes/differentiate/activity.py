@@ -67,37 +67,6 @@ def _terminator(block: ir.Block) -> ir.Operation:
     return list(block.operations)[-1]
 
 
-def _region_edges(op: ir.Operation, edge) -> bool:
-    """Edges through the regions of the ``scf`` ops (a value flows from the first to the second).
-
-    Returns whether ``op`` is one of them (their rules are in :mod:`.control_flow`).
-    """
-    if op.name == "scf.for":
-        body = op.regions[0].blocks[0]
-        inits, carries = list(op.operands)[3:], list(body.arguments)[1:]
-        for init, carry, result, yielded in zip(inits, carries, op.results,
-                                                _terminator(body).operands):
-            edge(init, carry), edge(yielded, carry), edge(yielded, result), edge(init, result)
-    elif op.name == "scf.if":
-        for region in op.regions:
-            if region.blocks:
-                for yielded, result in zip(_terminator(region.blocks[0]).operands, op.results):
-                    edge(yielded, result)
-    elif op.name == "scf.while":
-        before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
-        for init, arg, yielded in zip(op.operands, before.arguments, _terminator(after).operands):
-            edge(init, arg), edge(yielded, arg)
-        forwarded = list(_terminator(before).operands)[1:]
-        for value, arg, result in zip(forwarded, after.arguments, op.results):
-            edge(value, arg), edge(value, result)
-    elif op.name == "scf.execute_region":
-        for yielded, result in zip(_terminator(op.regions[0].blocks[0]).operands, op.results):
-            edge(yielded, result)
-    else:
-        return False
-    return True
-
-
 def captured_values(op: ir.Operation) -> list:
     """Values used inside ``op``'s regions but defined outside ``op``, in order of first use."""
     defined, used = set(), {}
@@ -141,8 +110,11 @@ def dependency_graph(block: ir.Block) -> dict:
         users[source].append(target)
 
     def visit(op: ir.Operation):
-        routed = _region_edges(op, edge)
-        # What a terminator yields is routed by its parent's region edges.
+        record = record_of(op)
+        routed = record is not None and record.region_flow is not None
+        if routed:
+            record.region_flow(op, edge)
+        # What a terminator yields is routed by its parent's region flow.
         if not (routed or has_trait(op, Trait.ZERO_DERIVATIVE) or has_trait(op, Trait.TERMINATOR)):
             sources = list(op.operands) + (captured_values(op) if op.regions else [])
             for source in sources:

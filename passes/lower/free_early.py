@@ -13,6 +13,8 @@ buffer, and the source of a view).
 Examples
 --------
 >>> from mlir import ir
+
+from tensorad.dialects.record import Trait, has_trait
 >>> from tensorad.dialects import make_context
 >>> from tensorad.passes.registry import run_pipeline
 >>> m = ir.Module.parse('''
@@ -35,11 +37,7 @@ from __future__ import annotations
 
 from mlir import ir
 
-VIEW_OPS = frozenset({
-    "memref.subview", "memref.cast", "memref.collapse_shape", "memref.expand_shape",
-    "memref.reinterpret_cast", "memref.extract_strided_metadata", "memref.view",
-    "memref.transpose",
-})
+from tensorad.dialects.record import Trait, has_trait
 
 
 def _is_memref(value: ir.Value) -> bool:
@@ -57,7 +55,7 @@ def _aliases(buffer: ir.Value) -> list:
         for use in value.uses:
             todo.extend(r for r in use.owner.results if _is_memref(r))
         owner = value.owner
-        if not isinstance(owner, ir.Block) and owner.operation.name in VIEW_OPS:
+        if not isinstance(owner, ir.Block) and has_trait(owner.operation, Trait.VIEW):
             todo.extend(o for o in owner.operation.operands if _is_memref(o))
     return seen
 

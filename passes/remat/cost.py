@@ -15,6 +15,8 @@
   everything else (elementwise, copies)         |result|
   ============================================  ==============================================
 
+  (:func:`tensorad.dialects.record.flops_of` reads them from the records.)
+
 * **Live bytes of a schedule** (:func:`simulate`): a schedule runs the nodes of
   a :class:`~.graph.Graph` in order, and before node ``t`` recomputes the
   nodes ``recompute[t]``; every read takes the latest copy of a value. A copy
@@ -40,7 +42,6 @@ from math import prod
 
 from mlir import ir
 
-from tensorad.dialects.record import Trait, has_trait, record_of
 
 
 # Bufferization aligns every allocation to 64 bytes, and the lowered code asks
@@ -62,49 +63,6 @@ def bytes_of(t: ir.Type) -> int:
     width = element.width if isinstance(element, ir.IntegerType) else \
         ir.FloatType(element).width if isinstance(element, ir.FloatType) else 64
     return prod(t.shape) * max(1, width // 8)
-
-
-def _numel(value: ir.Value) -> int:
-    t = value.type
-    return prod(t.shape) if isinstance(t, ir.RankedTensorType) else 1
-
-
-def _static_trip_count(op: ir.Operation):
-    bounds = []
-    for value in list(op.operands)[:3]:
-        owner = value.owner
-        if isinstance(owner, ir.Block) or owner.operation.name != "arith.constant":
-            return None
-        bounds.append(ir.IntegerAttr(owner.operation.attributes["value"]).value)
-    lower, upper, step = bounds
-    return max(0, -(-(upper - lower) // step))
-
-
-def _region_flops(region: ir.Region) -> int:
-    return sum(flops_of(op.operation) for block in region.blocks for op in block.operations)
-
-
-def flops_of(op: ir.Operation) -> int:
-    """FLOPs of one execution of ``op`` (the table in the module docstring).
-
-    Examples
-    --------
-    >>> from tensorad.passes.remat.graph import example
-    >>> module, graph = example()  # 64 x 4 inputs, 4 x 4 weights
-    >>> flops_of(graph.nodes[0].root), flops_of(graph.nodes[1].root)  # a contraction, a tanh
-    (2048, 256)
-    """
-    if has_trait(op, Trait.VIEW):
-        return 0
-    record = record_of(op)
-    if record is not None and record.flops is not None:
-        return record.flops(op)
-    if op.name == "scf.for":
-        trips = _static_trip_count(op)
-        return (1 if trips is None else trips) * _region_flops(op.regions[0])
-    if op.regions:
-        return max(_region_flops(r) for r in op.regions)
-    return sum(_numel(r) for r in op.results)
 
 
 def short_location(location: ir.Location) -> str:

@@ -31,7 +31,7 @@ from mlir import ir
 from mlir.dialects import func
 
 from tensorad.dialects import builder, make_context
-from tensorad.dialects.record import Trait, has_trait
+from tensorad.dialects.record import Trait, flops_of, has_trait
 
 from ..registry import run_pipeline
 from . import cost
@@ -157,7 +157,7 @@ def _operands_from_outside(op: ir.Operation):
 
 
 def _has_side_effects(op: ir.Operation) -> bool:
-    if op.name in ("func.call", "func.call_indirect") or op.name.startswith(("memref.", "gpu.")):
+    if has_trait(op, Trait.SIDE_EFFECTS):
         return True
     return any(_has_side_effects(n.operation) for r in op.regions for b in r.blocks
                for n in b.operations)
@@ -221,7 +221,7 @@ def build(function: ir.Operation) -> Graph:
         name = root.attributes[NAME_ATTRIBUTE].value if NAME_ATTRIBUTE in root.attributes else None
         node = Node(ops=group, inputs=inputs,
                     bytes=0 if view else sum(cost.allocation_bytes(r.type) for r in root.results),
-                    flops=sum(cost.flops_of(op) for op in group),
+                    flops=sum(flops_of(op) for op in group),
                     alias_of=inputs[0] if alias else None,
                     value_bytes=sum(cost.bytes_of(r.type) for r in root.results),
                     recomputable=not any(_has_side_effects(op) for op in group), name=name)
@@ -309,7 +309,7 @@ def saveable(node: Node, policy: str) -> bool:
     if kind == "everything_saveable":
         return True
     if kind == "dots_saveable":
-        return node.label in ("tad.dot_general", "tad.conv2d")
+        return has_trait(node.label, Trait.CONTRACTION)
     if kind == "save_only_these_names":
         return node.name is not None and node.name in names.split(",")
     return False

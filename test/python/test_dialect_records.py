@@ -76,6 +76,34 @@ def test_traits_answer_for_unregistered_ops_too():
     assert not has_trait("nonexistent.op", Trait.PURE)
 
 
+def test_upstream_buffer_and_device_ops_have_records():
+    # Read by tad-free-after-last-use (views alias) and remat (side effects are never recomputed).
+    assert has_trait("memref.expand_shape", Trait.VIEW) and not has_trait("memref.expand_shape", Trait.PURE)
+    assert all(has_trait(name, Trait.SIDE_EFFECTS)
+               for name in ("memref.store", "memref.copy", "gpu.memcpy", "func.call", "func.call_indirect"))
+    assert sorted(n for n in record.names_with(Trait.CONTRACTION)) == ["tad.conv2d", "tad.dot_general"]
+
+
+def test_flops_of_a_loop_is_its_trip_count_times_its_body():
+    from mlir import ir
+    import tensorad.dialects as dialects
+    with dialects.make_context() as ctx, ir.Location.unknown():
+        module = ir.Module.parse("""
+          func.func @f(%x: tensor<8xf64>) -> tensor<8xf64> {
+            %c0 = arith.constant 0 : index
+            %c5 = arith.constant 5 : index
+            %c1 = arith.constant 1 : index
+            %r = scf.for %i = %c0 to %c5 step %c1 iter_args(%a = %x) -> tensor<8xf64> {
+              %t = math.tanh %a : tensor<8xf64>
+              scf.yield %t : tensor<8xf64>
+            }
+            return %r : tensor<8xf64>
+          }""", ctx)
+        loop = [op for op in module.body.operations[0].regions[0].blocks[0].operations][3]
+        assert loop.operation.name == "scf.for"
+        assert record.flops_of(loop) == 5 * 8
+
+
 def _elements(value: ast.expr) -> list:
     """The entries of a set, list or tuple literal (or ``frozenset({...})``): a membership fact per name.
 
@@ -90,7 +118,11 @@ def _elements(value: ast.expr) -> list:
 
 
 def _op_name_lists(path: Path) -> list:
-    """Module-level collections of two or more registered op names in ``path``."""
+    """Collections of two or more registered op names that ``path`` names at module level.
+
+    (A rewrite that matches the few ops it rewrites, ``tensor.extract`` and
+    ``memref.load`` in tad-widen-bools, is a pattern, not a fact about them.)
+    """
     found = []
     for node in ast.parse(path.read_text()).body:
         if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
