@@ -593,4 +593,32 @@ class Dispatch(Forward):
         return {"params": {}, "args": (np.ones(1, F32),)}
 
 
-WORKLOADS = (MLP, CNN, RNN, GMM, DeepChain, Matmul, Dispatch)
+class EagerDispatch(Dispatch):
+    """One op called outside any transformation: tensorad's and JAX's eager modes, PyTorch's eager ops."""
+
+    key, title = "eager", "eager sin(x) on a 1-element array (no jit)"
+    target = ("jax", 1.0)  # issue 15: no slower than JAX's eager dispatch
+
+    def _tensorad(self, data):
+        import tensorad.numpy as tnp
+        (x,) = data["args"]
+        return lambda: [tnp.sin(x)]
+
+    def _numpy(self, data):
+        (x,) = data["args"]
+        return lambda: [np.sin(x)]
+
+    def _jax(self, data):
+        import jax.numpy as jnp
+        x = jnp.asarray(data["args"][0])
+        return lambda: [jnp.sin(x).block_until_ready()]
+
+    def _torch(self, data):
+        import torch
+        x = torch.from_numpy(data["args"][0])
+        return lambda: [torch.sin(x)]
+
+    _torch_compile = None
+
+
+WORKLOADS = (MLP, CNN, RNN, GMM, DeepChain, Matmul, Dispatch, EagerDispatch)

@@ -9,7 +9,8 @@ each next character. The recurrence is one ``tensorad.lax.scan`` (an
 (truncated backpropagation through time: each window starts from a zero
 state). Dropout on the states feeding the readout draws its masks from a
 PRNG key threaded through the step. As in the digits examples, the gradient,
-gradient clipping and the Adam update form one compiled step.
+gradient clipping and the Adam update (``optim.chain(optim.clip_by_global_norm,
+optim.adam)``) form one compiled step.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 
 import tensorad as ta
 import tensorad.numpy as tnp
-from tensorad import lax, nn
+from tensorad import lax, nn, optim
 
 from train_mlp_digits import SEED, dense_init, fit
 
@@ -125,8 +126,9 @@ def main(epochs: int = 10) -> dict:
     vocabulary, train_ids, test_ids = load_text()
     rng = np.random.default_rng(SEED)
     params = init_params(rng, len(vocabulary))
+    optimizer = optim.chain(optim.clip_by_global_norm(1.0), optim.adam(3e-3))
     params, losses = fit(params, loss_fn, windows(train_ids, STRIDE), epochs, batch_size=32,
-                         lr=3e-3, clip_norm=1.0)
+                         optimizer=optimizer)
     test_loss, test_acc = evaluate(params, *windows(test_ids, SEQ_LEN))
     wall = time.perf_counter() - start
     print(f"held-out loss {test_loss:.3f}, next-character accuracy {test_acc:.4f}; "

@@ -7,8 +7,8 @@ conv 3x3 (16 channels, padding 1), relu, 2x2 max-pool -> 16x4x4;
 conv 3x3 (32 channels, padding 1), relu, 2x2 max-pool -> 32x2x2;
 dropout, dense 128 -> 10, softmax cross-entropy. The convolutions and pools
 are single ``tad`` ops whose gradients are their backward ops; as in
-``train_mlp_digits.py`` (whose data, Adam and training loop this reuses),
-gradient and update form one compiled step.
+``train_mlp_digits.py`` (whose data and training loop this reuses),
+gradient and Adam update (``tensorad.optim.adam``) form one compiled step.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from tensorad import nn
+from tensorad import nn, optim
 
 from train_mlp_digits import DROPOUT, SEED, accuracy, dense_init, fit, load_data
 
@@ -60,7 +60,7 @@ def main(epochs: int = 15) -> dict:
     params = {"conv1": conv_init(rng, 1, 16), "conv2": conv_init(rng, 16, 32),
               "out": dense_init(rng, 32 * 2 * 2, 10)}
     params, losses = fit(params, cnn_loss, (as_images(x_train), y_train), epochs,
-                         batch_size=64, lr=3e-3)
+                         batch_size=64, optimizer=optim.adam(3e-3))
     acc = accuracy(cnn, params, as_images(x_test), y_test)
     wall = time.perf_counter() - start
     print(f"test accuracy {acc:.4f} ({len(y_test)} images); wall time {wall:.1f} s "

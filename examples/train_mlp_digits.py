@@ -3,12 +3,13 @@
 Run ``python examples/train_mlp_digits.py [--epochs N]``.
 
 The whole training step -- forward pass with dropout, softmax cross-entropy,
-gradient by ``tensorad.value_and_grad`` and the Adam update -- is ONE compiled
-function: parameters, optimizer state and the PRNG key go in and come out as
-pytrees (dicts of arrays), so a step costs one native call. The dropout mask
-is a pure function of the key, so the backward pass sees the forward's mask.
-The data ships with scikit-learn (no download). The helpers here (data, Adam,
-the training loop) are reused by the other training examples.
+gradient by ``tensorad.value_and_grad`` and the Adam update of
+``tensorad.optim`` -- is ONE compiled function: parameters, optimizer state and
+the PRNG key go in and come out as pytrees (dicts of arrays), so a step costs
+one native call. The dropout mask is a pure function of the key, so the
+backward pass sees the forward's mask. The data ships with scikit-learn (no
+download). The helpers here (data, the training loop) are reused by the other
+training examples.
 """
 
 from __future__ import annotations
@@ -22,8 +23,7 @@ from sklearn.datasets import load_digits
 from sklearn.model_selection import train_test_split
 
 import tensorad as ta
-import tensorad.numpy as tnp
-from tensorad import nn, tree
+from tensorad import nn, optim
 from tensorad.nn import random
 
 SEED = 0
@@ -49,37 +49,13 @@ def dense_init(rng, fan_in: int, fan_out: int) -> dict:
     return {"w": w.astype(np.float32), "b": np.zeros(fan_out, np.float32)}
 
 
-def adam_init(params) -> dict:
-    """Adam's state: first and second moment estimates (zeros) and the step count."""
-    return {"m": tree.tree_map(np.zeros_like, params), "v": tree.tree_map(np.zeros_like, params),
-            "count": np.zeros((), np.float32)}
-
-
-def adam_update(params, grads, state, lr: float, b1: float = 0.9, b2: float = 0.999,
-                eps: float = 1e-8):
-    """One Adam step (Kingma and Ba, 2015), traced: returns ``(params, state)``."""
-    count = state["count"] + 1.0
-    m = tree.tree_map(lambda m, g: b1 * m + (1.0 - b1) * g, state["m"], grads)
-    v = tree.tree_map(lambda v, g: b2 * v + (1.0 - b2) * g * g, state["v"], grads)
-    # The bias corrections fold into the step size.
-    step_size = lr * tnp.sqrt(1.0 - tnp.power(b2, count)) / (1.0 - tnp.power(b1, count))
-    params = tree.tree_map(lambda p, m, v: p - step_size * m / (tnp.sqrt(v) + eps), params, m, v)
-    return params, {"m": m, "v": v, "count": count}
-
-
-def clip_by_global_norm(grads, max_norm: float):
-    """Scale ``grads`` so that their joint L2 norm is at most ``max_norm`` (traced)."""
-    norm = tnp.sqrt(sum(tnp.sum(g * g) for g in tree.flatten(grads)[0]))
-    scale = tnp.minimum(1.0, max_norm / (norm + 1e-6))
-    return tree.tree_map(lambda g: g * scale, grads)
-
-
-def make_train_step(loss_fn, lr: float, clip_norm: float | None = None):
+def make_train_step(loss_fn, optimizer: optim.GradientTransformation):
     """Compile ``(params, state, key, *batch) -> (params, state, key, loss)``.
 
     ``loss_fn(params, key, *batch)`` gets a fresh key split off ``key`` for its
-    random layers; gradient (clipped to the global norm ``clip_norm`` if
-    given) and Adam update follow in the same compiled function.
+    random layers; the gradient goes through ``optimizer`` (a
+    ``tensorad.optim`` transformation, e.g. ``optim.adam(3e-3)``) and the
+    parameters are updated in the same compiled function.
     """
     value_and_grad = ta.value_and_grad(loss_fn)
 
@@ -87,10 +63,8 @@ def make_train_step(loss_fn, lr: float, clip_norm: float | None = None):
     def train_step(params, state, key, *batch):
         key, step_key = random.split(key)
         loss, grads = value_and_grad(params, step_key, *batch)
-        if clip_norm is not None:
-            grads = clip_by_global_norm(grads, clip_norm)
-        params, state = adam_update(params, grads, state, lr)
-        return params, state, key, loss
+        updates, state = optimizer.update(grads, state, params)
+        return optim.apply_updates(params, updates), state, key, loss
 
     return train_step
 
@@ -116,14 +90,14 @@ def batches(rng, n: int, batch_size: int):
     return [order[i:i + batch_size] for i in range(0, n - batch_size + 1, batch_size)]
 
 
-def fit(params, loss_fn, train: tuple, epochs: int, batch_size: int, lr: float,
-        clip_norm: float | None = None, seed: int = SEED) -> tuple:
-    """Train with Adam on minibatches of the arrays ``train``; print the loss of each epoch.
+def fit(params, loss_fn, train: tuple, epochs: int, batch_size: int,
+        optimizer: optim.GradientTransformation, seed: int = SEED) -> tuple:
+    """Train with ``optimizer`` on minibatches of the arrays ``train``; print the loss of each epoch.
 
     Returns ``(params, mean loss of each epoch)``.
     """
-    train_step = make_train_step(loss_fn, lr, clip_norm)
-    state, key = adam_init(params), random.key(seed)
+    train_step = make_train_step(loss_fn, optimizer)
+    state, key = optimizer.init(params), random.key(seed)
     rng = np.random.default_rng(seed)
     losses = []
     for epoch in range(1, epochs + 1):
@@ -161,7 +135,7 @@ def main(epochs: int = 20) -> dict:
     train, (x_test, y_test) = load_data()
     rng = np.random.default_rng(SEED)
     params = {"hidden": dense_init(rng, 64, 128), "out": dense_init(rng, 128, 10)}
-    params, losses = fit(params, mlp_loss, train, epochs, batch_size=64, lr=3e-3)
+    params, losses = fit(params, mlp_loss, train, epochs, batch_size=64, optimizer=optim.adam(3e-3))
     acc = accuracy(mlp, params, x_test, y_test)
     wall = time.perf_counter() - start
     print(f"test accuracy {acc:.4f} ({len(y_test)} images); wall time {wall:.1f} s "

@@ -1,6 +1,8 @@
 """``tad-jit-differentiate``: the named pipeline of ``tensorad.jit``'s ``"differentiated"`` stage.
 
-``tad-differentiate`` defines every declared derivative function;
+``tad-batch`` defines every batched function (``tad.vmap``), and the
+derivatives those depend on; ``tad-differentiate`` defines every other
+declared derivative function;
 ``tad-inline`` and ``symbol-dce`` inline them into their callers and drop
 them; ``tad-simplify`` removes what the inlining made dead or foldable; and
 ``tad-remat`` chooses what the backward sweep stores, with ``tad-remat``'s
@@ -11,9 +13,9 @@ their own, so that ``tad-remat`` reports on each vjp apart
 Examples
 --------
 >>> pipeline()
-'builtin.module(tad-differentiate,tad-inline,symbol-dce,tad-simplify,tad-remat)'
+'builtin.module(tad-batch,tad-differentiate,tad-inline,symbol-dce,tad-simplify,tad-remat)'
 >>> pipeline(JitDifferentiateOptions(budget=4096, inline=False))
-'builtin.module(tad-differentiate,tad-simplify,tad-remat{budget=4096})'
+'builtin.module(tad-batch,tad-differentiate,tad-simplify,tad-remat{budget=4096})'
 """
 
 from __future__ import annotations
@@ -37,4 +39,4 @@ def pipeline(options: JitDifferentiateOptions = JitDifferentiateOptions()) -> st
     """The pipeline text of ``tad-jit-differentiate`` with ``options``."""
     remat = RematOptions(**{f.name: getattr(options, f.name) for f in dataclasses.fields(RematOptions)})
     inline = (PassSpec("tad-inline"), "symbol-dce") if options.inline else ()
-    return str(Pipeline(PassSpec("tad-differentiate"), *inline, PassSpec("tad-simplify"), PassSpec("tad-remat", remat)))
+    return str(Pipeline(PassSpec("tad-batch"), PassSpec("tad-differentiate"), *inline, PassSpec("tad-simplify"), PassSpec("tad-remat", remat)))

@@ -71,6 +71,7 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
     PassInfo("tad-verify", "Check the shape and attribute rules of every tad op", _P + "verify:run"),
     PassInfo("tad-differentiate", "Define every function declared with tad.vjp or tad.jvp",
              _P + "differentiate:run"),
+    PassInfo("tad-batch", "Define every function declared with tad.vmap", _P + "batch:run"),
     PassInfo("tad-remat", "Choose what the backward sweep stores and what it recomputes, "
              "within a memory budget", _P + "remat:run"),
     PassInfo("tad-inline", "Inline calls of private functions, tad ops included", _P + "inline:run"),
@@ -379,6 +380,26 @@ def bind_options(info: PassInfo, text: str = "") -> Callable:
             raise OptionError(f"pass '{info.name}' takes no options, got '{text.strip()}'")
         return entry
     return functools.partial(entry, options=parse_options(options, text, info.name))
+
+
+def pass_spec(element: str) -> Optional[PassSpec]:
+    """The :class:`PassSpec` of tensorad pipeline element ``element``, options read; None for an upstream one.
+
+    Raises
+    ------
+    ValueError
+        (an :class:`~tensorad.passes.options.OptionError` for options) as :func:`bind_options` does.
+
+    Examples
+    --------
+    >>> str(pass_spec("tad-remat{budget=1KiB}")), pass_spec("func.func(cse)")
+    ('tad-remat{budget=1024}', None)
+    """
+    info, options_text = _parse_element(element)
+    if info is None:
+        return None
+    options = bind_options(info, options_text)
+    return PassSpec(info.name, getattr(options, "keywords", {}).get("options"))
 
 
 def _python_pass(info: PassInfo, options_text: str, verify_each: bool = True,

@@ -98,7 +98,7 @@ def _cse_key(op: ir.Operation) -> Optional[tuple]:
     # Pure upstream ops too: derivative rules recompute the same arith/math
     # values (the same partial for two cotangents), and running upstream cse
     # after this pass would not see the tad ops they feed.
-    if (has_trait(op, Trait.MARKER) or op.regions or not _is_pure(op)
+    if (has_trait(op, Trait.MARKER) or op.regions or not is_pure(op)
             or has_trait(op, Trait.FRESH)):
         return None
     attrs = tuple((name, op.attributes[name]) for name in sorted(op.attributes))
@@ -138,11 +138,12 @@ def _cse(op: ir.Operation) -> bool:
     return changed
 
 
-def _is_pure(op: ir.Operation) -> bool:
+def is_pure(op: ir.Operation) -> bool:
+    """Whether ``op`` can be erased when unused and merged with an equal op (its regions' ops included)."""
     if op.regions:
         # Structured control flow is pure when everything inside it is (its terminators aside).
         return has_trait(op, Trait.PURE_IF_BODY_PURE) and all(
-            has_trait(inner, Trait.TERMINATOR) or _is_pure(inner) for inner in _walk(op))
+            has_trait(inner, Trait.TERMINATOR) or is_pure(inner) for inner in _walk(op))
     return has_trait(op, Trait.PURE)
 
 
@@ -153,7 +154,7 @@ def _dce(op: ir.Operation) -> bool:
     changed = False
     while True:
         for inner in reversed(_walk(op)):
-            if _is_pure(inner) and all(not list(r.uses) for r in inner.results):
+            if is_pure(inner) and all(not list(r.uses) for r in inner.results):
                 had_regions = bool(inner.regions)
                 inner.erase()
                 changed = True

@@ -11,7 +11,7 @@ from math import prod
 from mlir import ir
 from mlir.dialects import arith
 
-from .. import builder
+from .. import batching, builder
 from .. import linalg_builder as linalg
 from ..derivatives import sum_contributions
 from ..record import Family, Trait
@@ -205,3 +205,28 @@ def _dot_vjp(c, cotangents):
 
     return [grad(rhs, rb, rfree, ct_r, lb, lfree, lc, rc, lhs.ndim),
             grad(lhs, lb, lfree, ct_l, rb, rfree, rc, lc, rhs.ndim)]
+
+
+# ----------------------------------------------------------------------------
+# Batching rule (tad-batch): the mapped axis is axis 0 of every batched value
+# ----------------------------------------------------------------------------
+
+@family.batching("tad.dot_general")
+def _dot_general_batch(ctx, op, operands, batched):
+    """Both operands mapped: one more batch dimension. One mapped: a free dimension, moved first."""
+    attrs = python_attrs(op)
+    lb, rb = list(attrs["lhs_batching_dimensions"]), list(attrs["rhs_batching_dimensions"])
+    lc, rc = list(attrs["lhs_contracting_dimensions"]), list(attrs["rhs_contracting_dimensions"])
+    lhs, rhs = operands
+    if batched[0] and batched[1]:
+        return [builder.dot_general(lhs, rhs, [0] + [d + 1 for d in lb], [0] + [d + 1 for d in rb],
+                                    [d + 1 for d in lc], [d + 1 for d in rc])]
+    if batched[0]:
+        lb, lc = [d + 1 for d in lb], [d + 1 for d in lc]
+        mapped = len(lb)  # the first lhs free dimension of the result
+    else:
+        rb, rc = [d + 1 for d in rb], [d + 1 for d in rc]
+        lhs_rank = len(op.operands[0].type.shape)
+        mapped = lhs_rank - len(lc)  # batch dims, lhs free dims, then the first rhs free dimension
+    out = builder.dot_general(lhs, rhs, lb, rb, lc, rc)
+    return [batching.to_front(out, mapped)]

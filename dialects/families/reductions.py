@@ -160,3 +160,18 @@ def _extremum_jvp(c, tangents):
 @family.vjp("tad.reduce_max", "tad.reduce_min")
 def _extremum_vjp(c, cotangents):
     return [_expand_reduced(c, cotangents[0], c.nb) * _extremum_weights(c)]
+
+
+# ----------------------------------------------------------------------------
+# Batching rules (tad-batch): the mapped axis is axis 0 of every batched value
+# ----------------------------------------------------------------------------
+
+@family.batching("tad.reduce_sum", "tad.reduce_max", "tad.reduce_min")
+def _reduce_batch(ctx, op, operands, batched):
+    dims = [d + 1 for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"])]
+    return [builder.reduce(op.name.removeprefix("tad.reduce_"), operands[0], dims)]
+
+
+@family.batching("tad.argmax")
+def _argmax_batch(ctx, op, operands, batched):
+    return [builder.argmax(operands[0], ir.IntegerAttr(op.attributes["axis"]).value + 1)]

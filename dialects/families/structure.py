@@ -24,6 +24,7 @@ from mlir.dialects import tensor
 
 from .. import builder
 from .. import linalg_builder as linalg
+from ..batching import broadcast_batch
 from ..builder import Val
 from ..derivatives import RuleContext, deflinear
 from ..record import Family, Trait
@@ -531,3 +532,52 @@ def _reshape_vjp(c: RuleContext, cotangents: list) -> list:
     (ct,) = cotangents
     return [_reshaped(ct, _prefix(c, ct) + tuple(c.op.operands[0].type.shape))] + \
         [None] * (len(c.inputs) - 1)
+
+
+# ----------------------------------------------------------------------------
+# Batching rules (tad-batch): the mapped axis is axis 0 of every batched value
+# ----------------------------------------------------------------------------
+
+def _attr(op, name: str) -> list:
+    return list(ir.DenseI64ArrayAttr(op.attributes[name]))
+
+
+@family.batching("tad.broadcast_in_dim")
+def _broadcast_in_dim_batch(ctx, op, operands, batched):
+    dims = [0] + [d + 1 for d in _attr(op, "broadcast_dimensions")]
+    return [builder.broadcast_in_dim(operands[0], (ctx.size,) + tuple(op.results[0].type.shape), dims)]
+
+
+@family.batching("tad.reshape")
+def _reshape_batch(ctx, op, operands, batched):
+    return [builder.reshape(operands[0], (ctx.size,) + tuple(op.results[0].type.shape))]
+
+
+@family.batching("tad.transpose")
+def _transpose_batch(ctx, op, operands, batched):
+    return [builder.transpose(operands[0], [0] + [p + 1 for p in _attr(op, "permutation")])]
+
+
+@family.batching("tad.slice")
+def _slice_batch(ctx, op, operands, batched):
+    return [builder.slice_(operands[0], [0] + _attr(op, "start_indices"), [ctx.size] + _attr(op, "limit_indices"),
+                           [1] + _attr(op, "strides"))]
+
+
+@family.batching("tad.pad")
+def _pad_batch(ctx, op, operands, batched):
+    if batched[1]:
+        return None  # a padding value per row: the pass's row loop
+    return [builder.pad(operands[0], operands[1], [0] + _attr(op, "edge_padding_low"),
+                        [0] + _attr(op, "edge_padding_high"), [0] + _attr(op, "interior_padding"))]
+
+
+@family.batching("tad.convert")
+def _convert_batch(ctx, op, operands, batched):
+    return [builder.convert(operands[0], op.results[0].type.element_type)]
+
+
+@family.batching("tensor.concat")
+def _concat_batch(ctx, op, operands, batched):
+    dim = ir.IntegerAttr(op.attributes["dim"]).value
+    return [builder.concatenate([broadcast_batch(x, b, ctx.size) for x, b in zip(operands, batched)], dim + 1)]

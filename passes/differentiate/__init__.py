@@ -36,25 +36,31 @@ from mlir.dialects import arith, func, scf
 from tensorad.dialects import builder as tad_ops
 
 from . import control_flow, forward, reverse  # noqa: F401  (control_flow registers the rules of scf ops)
-from .signature import DerivativeError, Request, check, expected_type, pending_requests
+from .signature import DerivativeError, Request, check, expected_type, pending_requests, vmap_type
 
 _BUILDERS = {"vjp": reverse.build, "jvp": forward.build}
 
 
 class Generator:
-    """Defines the derivative functions of one module, each once."""
+    """Defines the declared functions of one module (derivatives, and more with ``definers``), each once.
 
-    def __init__(self, module: ir.Operation):
+    ``definers`` maps another request kind (``"vmap"``) to the function that
+    defines it, ``(request, primal, derive) -> function``: ``tad-batch`` passes
+    its own, so that derivatives and batched functions may depend on each other.
+    """
+
+    def __init__(self, module: ir.Operation, definers: dict | None = None):
         self.module = module
+        self.definers = dict(definers or {})
         self.body = module.regions[0].blocks[0]
         self.symbols = {op.attributes["sym_name"].value: op.operation
                         for op in self.body.operations if op.operation.name == "func.func"}
         self.in_progress: set = set()
         self.derived: dict = {}
 
-    def pending(self) -> list:
-        """The declarations that still need a body (defined functions that carry a request are checked too)."""
-        return pending_requests(self.symbols.values())
+    def pending(self, kinds: tuple) -> list:
+        """The declarations of ``kinds`` that still need a body (defined functions that carry a request are checked too)."""
+        return [r for r in pending_requests(self.symbols.values()) if r.kind in kinds]
 
     def define(self, request: Request) -> None:
         """Give ``request``'s declaration its body (defining what it depends on first)."""
@@ -71,12 +77,17 @@ class Generator:
             if pending is None:
                 raise DerivativeError(request.decl.location,
                                       f"@{request.of} is only declared; it has no body to differentiate")
+            if pending.kind not in _BUILDERS and pending.kind not in self.definers:
+                raise DerivativeError(request.decl.location,
+                                      f"@{request.of} is a tad.{pending.kind} declaration: run tad-batch first")
             self.define(pending)
             primal = self.symbols[request.of]
         primal_type = primal.attributes["function_type"].value
         with request.decl.location:
             prefix = check(request, primal_type)
-            if request.kind == "vjp" and "tad.custom_vjp" in primal.attributes:
+            if request.kind in self.definers:
+                fn = self.definers[request.kind](request, primal, self.derive)
+            elif request.kind == "vjp" and "tad.custom_vjp" in primal.attributes:
                 fn = self._custom_vjp(request, primal, prefix)
             else:
                 fn = self._copy_of(primal, request)
@@ -135,15 +146,22 @@ class Generator:
         key = (kind, callee, wrt, prefix)
         if key not in self.derived:
             callee_op = self.symbols[callee]
-            name = f"{callee}_{kind}_wrt{'_'.join(map(str, wrt))}"
-            if prefix:
-                name += "_batch" + "x".join(map(str, prefix))
-            ftype = expected_type(Request(callee_op, kind, callee, wrt),
-                                  callee_op.attributes["function_type"].value, prefix)
+            callee_type = callee_op.attributes["function_type"].value
+            if kind == "vmap":  # ``wrt`` holds the in_axes, ``prefix`` the mapped size; results mapped first
+                name = f"{callee}_vmap_" + "_".join("n" if a == -1 else str(a) for a in wrt) + f"_x{prefix[0]}"
+                out_axes = [0] * len(callee_type.results)
+                ftype = vmap_type(callee_type, wrt, out_axes, prefix[0])
+                spec = {"in_axes": ir.DenseI64ArrayAttr.get(list(wrt)),
+                        "out_axes": ir.DenseI64ArrayAttr.get(out_axes)}
+            else:
+                name = f"{callee}_{kind}_wrt{'_'.join(map(str, wrt))}"
+                if prefix:
+                    name += "_batch" + "x".join(map(str, prefix))
+                ftype = expected_type(Request(callee_op, kind, callee, wrt), callee_type, prefix)
+                spec = {"wrt": ir.DenseI64ArrayAttr.get(list(wrt))}
             with ir.InsertionPoint(self.body), callee_op.location:
                 decl = func.FuncOp(name, ftype, visibility="private")
-                decl.attributes[f"tad.{kind}"] = ir.DictAttr.get({
-                    "of": ir.FlatSymbolRefAttr.get(callee), "wrt": ir.DenseI64ArrayAttr.get(list(wrt))})
+                decl.attributes[f"tad.{kind}"] = ir.DictAttr.get({"of": ir.FlatSymbolRefAttr.get(callee), **spec})
             self.symbols[name] = decl.operation
             self.define(Request.from_decl(decl.operation))
             self.derived[key] = (name, ftype)
@@ -175,15 +193,20 @@ def _reshaped(x: ir.Value, shape: tuple) -> ir.Value:
     return x if tuple(x.type.shape) == tuple(shape) else tad_ops.reshape(x, shape)
 
 
-def run(op: ir.Operation, pass_) -> None:
-    """Define every ``tad.vjp``/``tad.jvp`` declaration in the module ``op``."""
-    generator = Generator(op)
+def define_all(op: ir.Operation, pass_, kinds: tuple, definers: dict | None = None) -> None:
+    """Define every declaration of ``kinds`` in the module ``op`` (and what they depend on)."""
+    generator = Generator(op, definers)
     try:
         with op.context:
-            for name in [request.name for request in generator.pending()]:
+            for name in [request.name for request in generator.pending(kinds)]:
                 decl = generator.symbols[name]
                 if not decl.regions[0].blocks:  # else defined already, as a dependency
                     generator.define(Request.from_decl(decl))
     except DerivativeError as err:
         err.location.emit_error(str(err))
         pass_.signal_pass_failure()
+
+
+def run(op: ir.Operation, pass_) -> None:
+    """Define every ``tad.vjp``/``tad.jvp`` declaration in the module ``op``."""
+    define_all(op, pass_, ("vjp", "jvp"))

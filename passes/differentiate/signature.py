@@ -1,4 +1,4 @@
-"""Derivative requests: reading ``tad.vjp``/``tad.jvp`` declarations and checking their types.
+"""Transformation requests: reading ``tad.vjp``/``tad.jvp``/``tad.vmap`` declarations and checking their types.
 
 Examples
 --------
@@ -22,7 +22,9 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-KINDS = ("vjp", "jvp")
+KINDS = ("vjp", "jvp", "vmap")
+#: The keys of each kind's declaration attribute.
+_KEYS = {"vjp": ("of", "wrt"), "jvp": ("of", "wrt"), "vmap": ("of", "in_axes", "out_axes")}
 
 
 class DerivativeError(Exception):
@@ -35,12 +37,19 @@ class DerivativeError(Exception):
 
 @dataclass(frozen=True)
 class Request:
-    """One declared derivative function: ``kind`` of ``@of`` with respect to inputs ``wrt``."""
+    """One declared function: the ``kind`` transformation of ``@of``.
+
+    A derivative is taken with respect to inputs ``wrt``; a batched function
+    (``vmap``) maps input ``i`` over its axis ``in_axes[i]`` (``-1``: not
+    mapped) and puts the mapped axis of result ``j`` at ``out_axes[j]``.
+    """
 
     decl: ir.Operation
     kind: str
     of: str
-    wrt: tuple
+    wrt: tuple = ()
+    in_axes: tuple = ()
+    out_axes: tuple = ()
 
     @classmethod
     def from_decl(cls, decl: ir.Operation) -> "Request | None":
@@ -58,27 +67,32 @@ class Request:
             return None
         name = decl.attributes["sym_name"].value
         if len(kinds) > 1:
-            raise DerivativeError(decl.location, f"@{name} declares both tad.vjp and tad.jvp: "
-                                  "a function is one derivative; declare the other in a second function")
-        key = f"tad.{kinds[0]}"
+            raise DerivativeError(decl.location, f"@{name} declares {' and '.join('tad.' + k for k in kinds)}: "
+                                  "a function is one transformation; declare the other in a second function")
+        kind = kinds[0]
+        key, keys = f"tad.{kind}", _KEYS[kinds[0]]
         spec = decl.attributes[key]
-        form = f"{key} must be {{of = @function, wrt = array<i64: ...>}}"
-        if not isinstance(spec, ir.DictAttr) or "of" not in spec or "wrt" not in spec:
+        form = f"{key} must be {{of = @function, " + ", ".join(f"{k} = array<i64: ...>" for k in keys[1:]) + "}"
+        if not isinstance(spec, ir.DictAttr) or any(k not in spec for k in keys):
             raise DerivativeError(decl.location, f"{form}, got {spec}")
-        extra = sorted(named.name for named in spec if named.name not in ("of", "wrt"))
+        extra = sorted(named.name for named in spec if named.name not in keys)
         if extra:
             raise DerivativeError(decl.location, f"{form}: unknown key {', '.join(extra)}")
-        of, wrt = spec["of"], spec["wrt"]
+        of = spec["of"]
         if not isinstance(of, ir.FlatSymbolRefAttr):
             raise DerivativeError(decl.location, f"{form}: 'of' must name a function (@f), got {of}")
-        if not isinstance(wrt, ir.DenseI64ArrayAttr):
-            raise DerivativeError(decl.location, f"{form}: 'wrt' must list input indices as "
-                                  f"array<i64: ...>, got {wrt}")
-        wrt = tuple(wrt)
+        lists = {}
+        for k in keys[1:]:
+            if not isinstance(spec[k], ir.DenseI64ArrayAttr):
+                raise DerivativeError(decl.location, f"{form}: '{k}' must be array<i64: ...>, got {spec[k]}")
+            lists[k] = tuple(spec[k])
+        if kind == "vmap":
+            return cls(decl, kind, of.value, in_axes=lists["in_axes"], out_axes=lists["out_axes"])
+        wrt = lists["wrt"]
         if not wrt or len(set(wrt)) != len(wrt):
             raise DerivativeError(decl.location, f"{key}: 'wrt' must name one or more distinct inputs, "
                                   f"got {list(wrt)}")
-        return cls(decl, kinds[0], of.value, wrt)
+        return cls(decl, kind, of.value, wrt)
 
     @property
     def name(self) -> str:
@@ -213,7 +227,9 @@ def _first_branch(function: ir.Operation):
 
 
 def check(request: Request, primal_type: ir.FunctionType) -> tuple:
-    """Check the declared type of ``request``; return its batch prefix ``P``."""
+    """Check the declared type of ``request``; return its batch prefix ``P`` (``(size,)`` for a vmap)."""
+    if request.kind == "vmap":
+        return (check_batch(request, primal_type),)
     check_primal(request, primal_type)
     inputs = list(primal_type.inputs)
     for i in request.wrt:
@@ -239,3 +255,49 @@ def check(request: Request, primal_type: ir.FunctionType) -> tuple:
                               f"@{request.name} is declared as {declared}, but the {request.kind} of "
                               f"@{request.of} with respect to inputs {list(request.wrt)} has type {want}")
     return prefix
+
+
+def batched_type(t: ir.Type, size: int, axis: int) -> ir.Type:
+    """``t`` with a mapped axis of ``size`` at ``axis`` (``-1``: ``t`` itself); a scalar becomes a vector."""
+    if axis == -1:
+        return t
+    shape = list(t.shape) if isinstance(t, ir.RankedTensorType) else []
+    element = t.element_type if isinstance(t, ir.RankedTensorType) else t
+    return tensor_type(shape[:axis] + [size] + shape[axis:], element)
+
+
+def vmap_type(primal_type: ir.FunctionType, in_axes: tuple, out_axes: tuple, size: int) -> ir.FunctionType:
+    """The type of the vmap of a function of type ``primal_type``."""
+    return ir.FunctionType.get([batched_type(t, size, a) for t, a in zip(primal_type.inputs, in_axes)],
+                               [batched_type(t, size, a) for t, a in zip(primal_type.results, out_axes)])
+
+
+def check_batch(request: Request, primal_type: ir.FunctionType) -> int:
+    """Check a ``tad.vmap`` declaration against ``@of``'s type; return the size of the mapped axis."""
+    inputs, results = list(primal_type.inputs), list(primal_type.results)
+    where = request.decl.location
+    for name, axes, types, what in (("in_axes", request.in_axes, inputs, "inputs"),
+                                    ("out_axes", request.out_axes, results, "results")):
+        if len(axes) != len(types):
+            raise DerivativeError(where, f"tad.vmap of @{request.of}: {name} has {len(axes)} entries, "
+                                  f"but @{request.of} has {len(types)} {what}")
+        for i, (axis, t) in enumerate(zip(axes, types)):
+            rank = len(t.shape) if isinstance(t, ir.RankedTensorType) else 0
+            if not -1 <= axis <= rank or (axis != -1 and not isinstance(t, (ir.RankedTensorType, ir.FloatType,
+                                                                              ir.IntegerType, ir.IndexType))):
+                raise DerivativeError(where, f"tad.vmap of @{request.of}: {name}[{i}] = {axis} is not an axis "
+                                      f"of a value of type {t} (0..{rank}, or -1 for not mapped)")
+    mapped = [i for i, a in enumerate(request.in_axes) if a != -1]
+    if not mapped:
+        raise DerivativeError(where, f"tad.vmap of @{request.of}: in_axes maps no input")
+    declared = request.function_type
+    first = mapped[0]
+    declared_input = list(declared.inputs)[first] if first < len(declared.inputs) else None
+    size = declared_input.shape[request.in_axes[first]] \
+        if isinstance(declared_input, ir.RankedTensorType) and declared_input.rank > request.in_axes[first] else -1
+    want = vmap_type(primal_type, request.in_axes, request.out_axes, max(size, 0))
+    if declared != want:
+        raise DerivativeError(where, f"@{request.name} is declared as {declared}, but the vmap of "
+                              f"@{request.of} with in_axes {list(request.in_axes)} and out_axes "
+                              f"{list(request.out_axes)} has type {want}")
+    return size

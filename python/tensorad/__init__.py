@@ -22,11 +22,12 @@ _PUBLIC = {
     "runtime": ("CallStats", "last_call_stats", "live_bytes"),
     "autodiff": ("custom_vjp", "grad", "hessian", "jacfwd", "jacrev", "jvp", "stop_gradient",
                  "value_and_grad", "vjp"),
+    "vectorize": ("vmap",),
     "remat": ("checkpoint", "checkpoint_name", "checkpoint_policies", "memory_report",
               "print_saved_residuals"),
 }
 _HOME = {name: module for module, names in _PUBLIC.items() for name in names}
-_SUBMODULES = ("numpy", "lax", "nn", "tree", "test_util")
+_SUBMODULES = ("numpy", "lax", "nn", "optim", "tree", "test_util")
 __all__ = sorted(_HOME) + list(_SUBMODULES)
 
 

@@ -33,7 +33,7 @@ from . import numpy as tnp
 from . import tree
 from .compiler import Jitted
 from .errors import TracingError
-from .tracing import Tracer, TraceState, current_module, emits_ops, trace_into
+from .tracing import Tracer, current_module, emits_ops, function_name, trace_into, unique_symbol
 
 
 @emits_ops
@@ -60,9 +60,9 @@ def _call(name: str, operands: Sequence[Tracer], result_avals) -> list:
 
 
 def _declare(kind: str, of: str, wrt: Sequence[int], inputs, results) -> str:
-    """Declare the ``kind`` derivative of ``@of`` in the module being traced; return its name."""
-    name = TraceState.fresh_name(f"{of}_{kind}")
+    """Declare the ``kind`` derivative of ``@of`` (as ``@<of>_<kind>``) in the module being traced; return its name."""
     module = current_module()
+    name = unique_symbol(module, f"{of}_{kind}")
     with ir.InsertionPoint(module.body):
         decl = func.FuncOp(name, ir.FunctionType.get([_tensor_type(s, d) for s, d in inputs],
                                                      [_tensor_type(s, d) for s, d in results]),
@@ -75,12 +75,12 @@ def _declare(kind: str, of: str, wrt: Sequence[int], inputs, results) -> str:
 class _Traced:
     """A Python function traced into a private ``func.func`` of the current module."""
 
-    def __init__(self, fun: Callable, args: tuple):
+    def __init__(self, fun: Callable, args: tuple, name: str | None = None):
         leaves, self.in_tree = tree.flatten(args)
         self.inputs = [tnp.asarray(x) for x in leaves]
         self.name, self.out_tree, self.out_avals, captured = trace_into(
             current_module(), lambda *xs: fun(*tree.unflatten(self.in_tree, xs)),
-            [(x.shape, x.dtype) for x in self.inputs])
+            [(x.shape, x.dtype) for x in self.inputs], name=name or function_name(fun))
         # Only the explicit inputs are differentiated; closed-over values ride along.
         self.float_inputs = tuple(i for i, x in enumerate(self.inputs) if x.dtype.kind == "f")
         self.explicit = len(self.inputs)
@@ -122,6 +122,7 @@ _TOP_LEVEL: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 def _compiled(build: Callable, user_fun: Callable, kind: tuple) -> Jitted:
     """The cached ``Jitted(build)`` for transformation ``kind`` of ``user_fun``."""
+    build.__name__ = f"{kind[0]}_{function_name(user_fun)}".replace("-", "_")  # e.g. @jvp_loss
     try:
         per_fun = _TOP_LEVEL.setdefault(user_fun, {})
     except TypeError:  # not weakly referenceable: compile without caching
@@ -153,7 +154,7 @@ def _seed_leaves(cotangent, avals, prefix=()) -> list:
 
 
 def _vjp_traced(fun: Callable, primals: tuple, has_aux: bool):
-    traced = _Traced(lambda *args: _main_and_stopped_aux(fun(*args), has_aux), primals)
+    traced = _Traced(lambda *args: _main_and_stopped_aux(fun(*args), has_aux), primals, function_name(fun))
     outs = tree.unflatten(traced.out_tree, traced.call())
     out, aux = _split_aux(outs, has_aux)
     n_main = len(tree.flatten(out)[0])
@@ -219,6 +220,7 @@ def _with_args(fun: Callable, args: tuple, nums: tuple, kwargs: dict) -> Callabl
             merged[n] = value
         return fun(*merged, **kwargs)
 
+    partial.__name__ = function_name(fun)  # the IR names the user's function, not this wrapper
     return partial
 
 
@@ -260,7 +262,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
         grads = grads[0] if isinstance(argnums, int) else grads
         return ((out, aux) if has_aux else out), grads
 
-    value_and_grad_fun.__name__ = f"value_and_grad_{getattr(fun, '__name__', 'fn')}"
+    value_and_grad_fun.__name__ = f"value_and_grad_{function_name(fun)}"
     return Jitted(value_and_grad_fun)
 
 
@@ -281,7 +283,7 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False)
         value, grads = both.fun(*args, **kwargs)
         return (grads, value[1]) if has_aux else grads
 
-    grad_fun.__name__ = f"grad_{getattr(fun, '__name__', 'fn')}"
+    grad_fun.__name__ = f"grad_{function_name(fun)}"
     return Jitted(grad_fun)
 
 
@@ -346,6 +348,7 @@ def jacrev(fun: Callable, argnums: int = 0) -> Jitted:
         identity = tnp.reshape(tnp.eye(out.size, dtype=out.dtype), out.shape + out.shape)
         return vjp_fn(identity, prefix=out.shape)[0]
 
+    jacobian.__name__ = f"jacrev_{function_name(fun)}"
     return Jitted(jacobian)
 
 
@@ -374,6 +377,7 @@ def jacfwd(fun: Callable, argnums: int = 0) -> Jitted:
         k = x.ndim  # move the batch prefix (input dims) behind the output dims
         return tnp.transpose(tangent, list(range(k, tangent.ndim)) + list(range(k)))
 
+    jacobian.__name__ = f"jacfwd_{function_name(fun)}"
     return Jitted(jacobian)
 
 
@@ -413,7 +417,12 @@ class custom_vjp:
         self.fwd = self.bwd = None
         self.__name__ = getattr(fun, "__name__", "custom_vjp")
         self.__doc__ = fun.__doc__
-        self._jitted = Jitted(self._traced_call)
+
+        def call(*args):
+            return self._traced_call(*args)
+
+        call.__name__ = function_name(fun)  # compiled on its own, the IR shows the user's name
+        self._jitted = Jitted(call)
 
     def defvjp(self, fwd: Callable, bwd: Callable) -> None:
         """Set the forward (with residuals) and backward functions."""
@@ -439,7 +448,8 @@ class custom_vjp:
 
         bwd_name, _, _, _ = trace_into(
             current_module(), backward,
-            [(x.shape, x.dtype) for x in traced.inputs] + list(traced.out_avals[:n_out]))
+            [(x.shape, x.dtype) for x in traced.inputs] + list(traced.out_avals[:n_out]),
+            name=f"{traced.name}_bwd")
         module = current_module()
         for op in module.body.operations:
             if op.operation.name == "func.func" and op.attributes["sym_name"].value == traced.name:

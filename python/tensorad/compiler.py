@@ -51,7 +51,6 @@ STAGES: tuple = (
 # GPU code branches off after "linalg": host LLVM with the kernels' PTX embedded.
 GPU_STAGES: tuple = (*STAGES[:-1], ("nvvm", PassSpec("tad-lower-to-nvvm")))
 DEVICES = ("cpu", "gpu")
-_ENTRY = "main"
 
 
 def _format_mlir_error(err: ir.MLIRError) -> str:
@@ -133,6 +132,8 @@ class Lowered:
 
     Attributes
     ----------
+    entry : str
+        The public function: the module's first, named after the user's function.
     in_avals, out_avals : list of (shape, dtype)
     out_tree : tensorad.tree.TreeDef
     """
@@ -140,6 +141,7 @@ class Lowered:
     def __init__(self, module: ir.Module, in_avals, out_tree, out_avals,
                  differentiate_options: JitDifferentiateOptions = JitDifferentiateOptions(), device: str = "cpu"):
         self._text = module.operation.get_asm(enable_debug_info=True)
+        self.entry = module.body.operations[0].attributes["sym_name"].value
         self.in_avals, self.out_tree, self.out_avals = in_avals, out_tree, out_avals
         self.differentiate_options, self.device = differentiate_options, device
 
@@ -176,19 +178,19 @@ class Lowered:
         with COMPILE_LOCK:
             module = run_stages(self.module(),
                                 "nvvm" if self.device == "gpu" else "llvm", self.differentiate_options)
-            executable = Executable(module, _ENTRY, self.in_avals, self.out_avals, device=self.device)
-        return Compiled(executable, self.out_tree, module, self.in_avals)
+            executable = Executable(module, self.entry, self.in_avals, self.out_avals, device=self.device)
+        return Compiled(executable, self.out_tree, module, self.in_avals, self.entry)
 
 
 class Compiled:
     """A compiled function for one signature: takes the flat list of input arrays."""
 
     def __init__(self, executable: Executable, out_tree, module: ir.Module | None = None,
-                 in_avals: Sequence = ()):
+                 in_avals: Sequence = (), entry: str = "main"):
         self.executable, self.out_tree = executable, out_tree
         self._one_array = out_tree.kind == "leaf"  # no pytree to rebuild
-        # The LLVM-dialect module, kept for export().
-        self.module, self.in_avals = module, list(in_avals)
+        # The LLVM-dialect module and its entry point, kept for export().
+        self.module, self.in_avals, self.entry = module, list(in_avals), entry
 
     def export(self, path, name: str | None = None):
         """Write a self-contained artefact: ``lib<name>.so``, ``<name>.h`` and a ctypes loader ``<name>.py``.
@@ -206,11 +208,25 @@ class Compiled:
         """
         from .export import export
 
-        return export(self.module, path, self.in_avals, self.executable.out_avals, name=name)
+        module, entry = self.module, self.entry
+        if name == entry or (name is None and os.path.basename(os.fspath(path)) == entry):
+            # The library's C function takes the name: the compiled entry moves aside.
+            module, entry = _renamed(module, entry, f"{entry}_impl")
+        return export(module, path, self.in_avals, self.executable.out_avals, name=name, entry=entry)
 
     def __call__(self, flat_arrays: Sequence[np.ndarray]) -> Any:
         results = self.executable(flat_arrays)
         return results[0] if self._one_array else tree.unflatten(self.out_tree, results)
+
+
+def _renamed(module: ir.Module, entry: str, new: str) -> tuple:
+    """A copy of the LLVM-dialect ``module`` whose ``@entry`` (and its C interface) is ``@new``; with ``new``."""
+    with module.context:
+        copy = ir.Module.parse(module.operation.get_asm(enable_debug_info=True))
+        for old_name, new_name in ((entry, new), (f"_mlir_ciface_{entry}", f"_mlir_ciface_{new}")):
+            ir.SymbolTable.replace_all_symbol_uses(old_name, new_name, copy.operation)
+            ir.SymbolTable(copy.operation)[old_name].attributes["sym_name"] = ir.StringAttr.get(new_name)
+    return copy, new
 
 
 def _tensor_avals(types, entry: str) -> list:
@@ -400,7 +416,7 @@ class Jitted:
         in_avals = [(a.shape, a.dtype) for a in arrays]
         with COMPILE_LOCK:
             module, out_tree, out_avals = trace_function(self._with_statics(static), in_avals,
-                                                         _ENTRY, in_tree)
+                                                         in_tree=in_tree)
         return Lowered(module, in_avals, out_tree, out_avals, self.differentiate_options, self.device)
 
     def lower(self, *args, **kwargs) -> Lowered:

@@ -124,7 +124,7 @@ class MemoryReport:
     Attributes
     ----------
     functions : list of FunctionReport
-        One per function (the entry ``main`` first); see
+        One per function (the entry point, named after the user's function, first); see
         :class:`tensorad.passes.remat.report.FunctionReport`.
     measured_peak_bytes : int
         Peak live bytes of one call, from the runtime's allocation hooks.

@@ -16,6 +16,8 @@ True
 
 from __future__ import annotations
 
+import ctypes
+import importlib
 import os
 import sys
 import threading
@@ -77,28 +79,76 @@ class _EmitDepth(threading.local):
 _emit_depth = _EmitDepth()
 
 
+def _eager_runner() -> Callable:
+    """:func:`tensorad.eager.run`, loaded on first use.
+
+    Eager execution compiles, so it sits above this layer (it needs the
+    compiler, which traces through this module); it is looked up at run time
+    rather than imported, which keeps the import graph acyclic and keeps
+    tracing usable without the compiler.
+    """
+    global _eager_run
+    if _eager_run is None:
+        _eager_run = importlib.import_module("tensorad.eager").run
+    return _eager_run
+
+
+_eager_run = None
+
+
 def emits_ops(fn: Callable) -> Callable:
     """Decorate a frontend function so the ops it emits carry the user's location.
 
     Only the outermost decorated call looks up the location, so helpers that
-    call each other do not walk the stack again.
+    call each other do not walk the stack again. A shape or dtype error
+    raised inside (``TypeError``, ``ValueError``, ``IndexError``) gets the
+    user's ``file:line: `` in front of its message. Called outside any trace,
+    the function runs eagerly (:mod:`tensorad.eager`): it is compiled for its
+    arguments, run, and returns numpy arrays.
     """
     def wrapper(*args, **kwargs):
         if _emit_depth.depth:
             return fn(*args, **kwargs)
         _check_tracers_alive(args, kwargs.values())
+        if not _traces.stack and ir.Context.current is None:
+            return _eager_runner()(wrapper, args, kwargs)
         _emit_depth.depth += 1
         try:
             if ir.Context.current is None:
                 return fn(*args, **kwargs)
             with user_location():
                 return fn(*args, **kwargs)
+        except (TypeError, ValueError, IndexError) as err:
+            _prefix_users_line(err)
+            raise
         finally:
             _emit_depth.depth -= 1
 
     wrapper.__name__, wrapper.__qualname__ = fn.__name__, fn.__qualname__
     wrapper.__doc__, wrapper.__wrapped__ = fn.__doc__, fn
     return wrapper
+
+
+def _prefix_users_line(err: Exception) -> None:
+    """Put ``file:line: `` of the user's code in front of the message of ``err``, raised inside tensorad.
+
+    The line is the innermost user frame of the traceback (a ``lax.cond``
+    branch calling ``matmul``), else the caller of the frontend function.
+    Errors the user's own code raised, and messages that already start with
+    the line, are left as they are.
+    """
+    frames, tb = [], err.__traceback__
+    while tb is not None:
+        frames.append((tb.tb_frame.f_code.co_filename, tb.tb_lineno))
+        tb = tb.tb_next
+    if not frames or not frames[-1][0].startswith(_PACKAGE_DIRS):
+        return
+    if not (err.args and isinstance(err.args[0], str)):
+        return
+    users = [f"{path}:{line}" for path, line in frames if not path.startswith(_PACKAGE_DIRS)]
+    where = users[-1] if users else user_line()
+    if not err.args[0].startswith(where):
+        err.args = (f"{where}: {err.args[0]}",) + err.args[1:]
 
 
 def _check_tracers_alive(*groups) -> None:
@@ -265,7 +315,6 @@ class TraceState:
     """Where ops go while tracing: the shared MLIR context and the module being built."""
 
     _context: ir.Context | None = None
-    _counter = 0
 
     @classmethod
     def context(cls) -> ir.Context:
@@ -274,12 +323,6 @@ class TraceState:
             from tensorad.dialects import make_context
             cls._context = make_context()
         return cls._context
-
-    @classmethod
-    def fresh_name(cls, base: str) -> str:
-        """A symbol name not used before in this process."""
-        cls._counter += 1
-        return f"{base}_{cls._counter}"
 
 
 def function_location(fun: Callable) -> ir.Location:
@@ -290,9 +333,56 @@ def function_location(fun: Callable) -> ir.Location:
     return ir.Location.file(code.co_filename, code.co_firstlineno, 1)
 
 
-def _function_name(fun: Callable) -> str:
+def function_name(fun: Callable) -> str:
+    """The symbol name ``fun`` is traced under: its ``__name__``, ``lambda_L<line>`` for a lambda.
+
+    Examples
+    --------
+    >>> def loss(x):
+    ...     return x
+    >>> function_name(loss), function_name(lambda x: x)
+    ('loss', 'lambda_L1')
+    """
+    fun = getattr(fun, "func", fun)  # a functools.partial is named after its function
     name = getattr(fun, "__name__", "fn")
+    code = getattr(fun, "__code__", None)
+    if name == "<lambda>" and code is not None:
+        name = f"lambda_L{code.co_firstlineno}"
     return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name) or "fn"
+
+
+def _is_process_symbol(name: str) -> bool:
+    """Whether ``name`` is a symbol of this process: libc's ``free``, libm's ``tanh``, Python's C API."""
+    try:
+        getattr(ctypes.CDLL(None), name)
+    except AttributeError:
+        return False
+    return True
+
+
+def unique_symbol(module: ir.Module, base: str, public: bool = False) -> str:
+    """``base``, or ``base_2``, ``base_3``, ...: the first name no symbol of ``module`` has.
+
+    Names are unique per module, not per process, so the IR of a function
+    reads the same however many functions were traced before it. A
+    ``public`` function (the entry point) also avoids the C functions of the
+    process: compiled, it would take the place of libm's ``tanh`` that the
+    lowered code calls.
+
+    Examples
+    --------
+    >>> with TraceState.context():
+    ...     module = ir.Module.parse("func.func private @loss()")
+    >>> unique_symbol(module, "loss"), unique_symbol(module, "f"), unique_symbol(module, "tanh", public=True)
+    ('loss_2', 'f', 'tanh_2')
+    """
+    taken = {op.attributes["sym_name"].value for op in module.body.operations
+             if "sym_name" in op.attributes}
+    name, n = base, 1
+    while name in taken or (public and _is_process_symbol(name)):
+        n += 1
+        name = f"{base}_{n}"
+    return name
 
 
 def trace_into(module: ir.Module, fun: Callable, in_avals: Sequence[tuple],
@@ -309,7 +399,8 @@ def trace_into(module: ir.Module, fun: Callable, in_avals: Sequence[tuple],
     in_avals : sequence of (shape, dtype)
     in_tree : TreeDef, optional
     name : str, optional
-        Symbol name; a fresh one derived from ``fun``'s name by default.
+        Symbol name, by default :func:`function_name` of ``fun``; a suffix
+        ``_2``, ``_3``, ... keeps it unique in ``module``.
     private : bool
         Give the function private visibility (callees are private).
 
@@ -323,8 +414,8 @@ def trace_into(module: ir.Module, fun: Callable, in_avals: Sequence[tuple],
         Values of enclosing functions that ``fun`` closed over; the function
         takes them as extra trailing arguments.
     """
-    name = name or TraceState.fresh_name(_function_name(fun))
     with TraceState.context(), function_location(fun):
+        name = unique_symbol(module, name or function_name(fun), public=not private)
         arg_types = [ir.RankedTensorType.get(list(shape), dtypes.to_mlir(dt)) for shape, dt in in_avals]
         with ir.InsertionPoint(module.body):
             fn = func.FuncOp(name, ir.FunctionType.get(arg_types, []))
@@ -387,9 +478,12 @@ def _lift_captures(fn: ir.Operation, entry: ir.Block) -> list:
     return list(captured)
 
 
-def trace_function(fun: Callable, in_avals: Sequence[tuple], name: str = "main",
+def trace_function(fun: Callable, in_avals: Sequence[tuple], name: str | None = None,
                    in_tree: tree.TreeDef | None = None):
     """Trace ``fun`` into a new module whose first function is the public ``@name``.
+
+    ``name`` is :func:`function_name` of ``fun`` by default, so the IR of
+    ``loss`` shows ``@loss``.
 
     Returns
     -------

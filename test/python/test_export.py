@@ -219,8 +219,10 @@ def test_errors(tmp_path):
         compiled.export(tmp_path / "file" / "lib")
     with pytest.raises(ExportError, match="export name 'my-lib' must be a C identifier"):
         compiled.export(tmp_path / "my-lib")
-    with pytest.raises(ExportError, match="export name 'main' must be a C identifier other than 'main'"):
-        compiled.export(tmp_path / "x", name="main")
+    with pytest.raises(ExportError, match=f"export name '{compiled.entry}' must be a C identifier other than "
+                                          f"'{compiled.entry}'"):
+        export(compiled.module, tmp_path / "x", [((3,), "float64")], [((3,), "float64")],
+               name=compiled.entry, entry=compiled.entry)
     with pytest.raises(ExportError, match="export name 'memset' is a function the C library"):
         compiled.export(tmp_path / "x", name="memset")
     with pytest.raises(ExportError, match="export name 'int' must be a C identifier"):
@@ -229,7 +231,7 @@ def test_errors(tmp_path):
         export(compiled.module, tmp_path / "half", [((3,), np.float16)], [((3,), np.float16)])
     linalg = ta.jit(lambda x: x * 2.0).lower(np.ones(3)).as_text("linalg")
     module = ir.Module.parse(linalg, make_context())
-    with pytest.raises(ExportError, match="not lowered to the LLVM dialect .*func.func @main"):
+    with pytest.raises(ExportError, match=r"not lowered to the LLVM dialect .*func.func @lambda_L\d+"):
         export(module, tmp_path / "unlowered", [((3,), "float64")], [((3,), "float64")])
     memset = ir.Module.parse("""
         llvm.func @mgpuMemset32(!llvm.ptr, i32, i64, !llvm.ptr)
@@ -256,7 +258,7 @@ def gpu_export(tmp_path, name="mlp_grad_gpu"):
     args = mlp_args(np.float32)
     lowered = step.lower(*args)
     module = ir.Module.parse(lowered.as_text("nvvm"), make_context())
-    return export(module, tmp_path / name, lowered.in_avals, lowered.out_avals), step, args
+    return export(module, tmp_path / name, lowered.in_avals, lowered.out_avals, entry=lowered.entry), step, args
 
 
 def run_loader(folder, name, code, env=None):

@@ -69,7 +69,7 @@ def test_every_stage_shows_ir():
     linalg = lowered.as_text("linalg")
     assert "linalg.generic" in linalg and "tad." not in linalg
     llvm = lowered.as_text("llvm")
-    assert "llvm.func @main" in llvm and "_mlir_memref_to_llvm_alloc" in llvm
+    assert "llvm.func @lambda_L66" in llvm and "_mlir_memref_to_llvm_alloc" in llvm
     with pytest.raises(ValueError, match="unknown stage"):
         lowered.as_text("ptx")
 

@@ -1,5 +1,6 @@
 // Export errors are diagnostics at the entry function (or at the input), with
 // status 1 and no traceback.
+// REQUIRES: c-compiler
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %exit 1 autodiff-opt %s --export=%t/a --entry=dynamic --tad-lower-to-linalg --tad-lower-to-llvm
 // RUN: not autodiff-opt %s --export=%t/a --entry=dynamic --tad-lower-to-linalg --tad-lower-to-llvm 2>&1 | FileCheck %s --check-prefix=DYNAMIC

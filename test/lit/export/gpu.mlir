@@ -1,6 +1,7 @@
 // A GPU export (tad-lower-to-nvvm; no GPU needed to build it) is one library:
 // the kernels' PTX and the mgpu* functions are inside, the CUDA driver is
 // loaded at run time, and no MLIR, LLVM or CUDA library is linked or shipped.
+// REQUIRES: c-compiler
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: autodiff-opt %s --export=%t/gpu_mm --tad-lower-to-linalg --tad-lower-to-nvvm
 // RUN: ls %t/gpu_mm | FileCheck %s --check-prefix=FILES

@@ -1,6 +1,7 @@
 // autodiff-opt --export differentiates and lowers (jit's stages) and writes the artefact: the
 // library exports only the entry and its peak-bytes query, links no MLIR
 // library, and its ctypes loader runs without site-packages (no MLIR, no numpy).
+// REQUIRES: c-compiler
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: autodiff-opt %s --export=%t/grad_loss --pass-pipeline='builtin.module(tad-jit-differentiate, tad-lower-to-linalg, tad-lower-to-llvm)'
 // RUN: ls %t/grad_loss | FileCheck %s --check-prefix=FILES

@@ -1,0 +1,96 @@
+// tad-batch: every tad.vmap declaration gets a body, op by op from the
+// function it maps; mapped values keep their mapped axis first.
+// RUN: autodiff-opt %s --split-input-file --tad-batch | FileCheck %s
+
+// Elementwise ops: an unmapped operand is broadcast to the rows.
+// CHECK-LABEL: func.func private @scale_vmap
+// CHECK-SAME: (%[[X:.*]]: tensor<5x3xf64>, %[[W:.*]]: tensor<3xf64>) -> tensor<5x3xf64>
+// CHECK: %[[WB:.*]] = "tad.broadcast_in_dim"(%[[W]]) {broadcast_dimensions = array<i64: 1>} : (tensor<3xf64>) -> tensor<5x3xf64>
+// CHECK: %[[M:.*]] = arith.mulf %[[X]], %[[WB]] : tensor<5x3xf64>
+// CHECK: return %[[M]]
+func.func @scale(%x: tensor<3xf64>, %w: tensor<3xf64>) -> tensor<3xf64> {
+  %0 = arith.mulf %x, %w : tensor<3xf64>
+  return %0 : tensor<3xf64>
+}
+func.func private @scale_vmap(tensor<5x3xf64>, tensor<3xf64>) -> tensor<5x3xf64>
+    attributes {tad.vmap = {of = @scale, in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>}}
+
+// -----
+
+// A mapped axis other than the first is moved first on entry and back on exit;
+// a reduction's dimensions shift past it.
+// CHECK-LABEL: func.func private @total_vmap
+// CHECK-SAME: (%[[X:.*]]: tensor<3x4xf64>) -> tensor<4xf64>
+// CHECK: %[[T:.*]] = "tad.transpose"(%[[X]]) {permutation = array<i64: 1, 0>} : (tensor<3x4xf64>) -> tensor<4x3xf64>
+// CHECK: "tad.reduce_sum"(%[[T]]) {dimensions = array<i64: 1>} : (tensor<4x3xf64>) -> tensor<4xf64>
+func.func @total(%x: tensor<3xf64>) -> tensor<f64> {
+  %0 = "tad.reduce_sum"(%x) {dimensions = array<i64: 0>} : (tensor<3xf64>) -> tensor<f64>
+  return %0 : tensor<f64>
+}
+func.func private @total_vmap(tensor<3x4xf64>) -> tensor<4xf64>
+    attributes {tad.vmap = {of = @total, in_axes = array<i64: 1>, out_axes = array<i64: 0>}}
+
+// -----
+
+// A contraction with one mapped operand maps a free dimension (no loop).
+// CHECK-LABEL: func.func private @dense_vmap
+// CHECK: "tad.dot_general"(%{{.*}}, %{{.*}}) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 2>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<6x2x3xf64>, tensor<3x4xf64>) -> tensor<6x2x4xf64>
+// CHECK-NEXT: return
+func.func @dense(%x: tensor<2x3xf64>, %w: tensor<3x4xf64>) -> tensor<2x4xf64> {
+  %0 = "tad.dot_general"(%x, %w) {lhs_batching_dimensions = array<i64>, rhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>
+  return %0 : tensor<2x4xf64>
+}
+func.func private @dense_vmap(tensor<6x2x3xf64>, tensor<3x4xf64>) -> tensor<6x2x4xf64>
+    attributes {tad.vmap = {of = @dense, in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>}}
+
+// -----
+
+// scf.for: the carry becomes mapped because the body adds a mapped value to it.
+// CHECK-LABEL: func.func private @accumulate_vmap
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<2x3xf64>)
+// CHECK: arith.addf %[[ACC]], %{{.*}} : tensor<2x3xf64>
+func.func @accumulate(%x: tensor<3xf64>, %zero: tensor<3xf64>) -> tensor<3xf64> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (tensor<3xf64>) {
+    %s = arith.addf %acc, %x : tensor<3xf64>
+    scf.yield %s : tensor<3xf64>
+  }
+  return %r : tensor<3xf64>
+}
+func.func private @accumulate_vmap(tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>
+    attributes {tad.vmap = {of = @accumulate, in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>}}
+
+// -----
+
+// An op without a batching rule runs once per row (scf.for over the rows).
+// CHECK-LABEL: func.func private @pick_vmap
+// CHECK: scf.for
+// CHECK: tensor.extract_slice
+// CHECK: "tad.take"
+// CHECK: tensor.insert_slice
+func.func @pick(%x: tensor<5xf64>, %i: tensor<2xi64>) -> tensor<2xf64> {
+  %0 = "tad.take"(%x, %i) {axis = 0 : i64} : (tensor<5xf64>, tensor<2xi64>) -> tensor<2xf64>
+  return %0 : tensor<2xf64>
+}
+func.func private @pick_vmap(tensor<3x5xf64>, tensor<2xi64>) -> tensor<3x2xf64>
+    attributes {tad.vmap = {of = @pick, in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>}}
+
+// -----
+
+// A call maps the callee once (declared and defined as a vmap of its own).
+// CHECK-LABEL: func.func private @outer_vmap
+// CHECK: call @inner_vmap_0_x4
+// CHECK-LABEL: func.func private @inner_vmap_0_x4
+// CHECK: math.sin %{{.*}} : tensor<4x2xf64>
+func.func private @inner(%x: tensor<2xf64>) -> tensor<2xf64> {
+  %0 = math.sin %x : tensor<2xf64>
+  return %0 : tensor<2xf64>
+}
+func.func @outer(%x: tensor<2xf64>) -> tensor<2xf64> {
+  %0 = call @inner(%x) : (tensor<2xf64>) -> tensor<2xf64>
+  return %0 : tensor<2xf64>
+}
+func.func private @outer_vmap(tensor<4x2xf64>) -> tensor<4x2xf64>
+    attributes {tad.vmap = {of = @outer, in_axes = array<i64: 0>, out_axes = array<i64: 0>}}
