@@ -621,4 +621,57 @@ class EagerDispatch(Dispatch):
     _torch_compile = None
 
 
-WORKLOADS = (MLP, CNN, RNN, GMM, DeepChain, Matmul, Dispatch, EagerDispatch)
+class PerExampleGradients(Workload):
+    """Per-example gradients of an MLP's loss: ``jit(vmap(grad(loss), in_axes=(None, 0, 0)))`` (issue 15)."""
+
+    key, title = "W7", "per-example gradients, MLP 64-128-128-10 tanh, batch 64 (jit(vmap(grad)))"
+    target = ("jax", 1.2)
+
+    def __init__(self, tiny=False):
+        super().__init__(tiny)
+        self.batch, self.widths = (4, (8, 6, 6, 3)) if tiny else (64, (64, 128, 128, 10))
+
+    def inputs(self, rng):
+        params = _dense_params(rng, self.widths)
+        x = _normal(rng, (self.batch, self.widths[0]))
+        y = _normal(rng, (self.batch, self.widths[-1]))
+        return {"params": params, "args": (x, y)}
+
+    @staticmethod
+    def _loss(tanh, params, x, y):
+        n = len(params) // 2
+        h = x
+        for i in range(n):
+            h = h @ params[f"w{i:02d}"] + params[f"b{i:02d}"]
+            if i < n - 1:
+                h = tanh(h)
+        return ((h - y) ** 2).sum()
+
+    def _tensorad(self, data):
+        import tensorad as ta
+        import tensorad.numpy as tnp
+        step = ta.jit(ta.vmap(ta.grad(lambda p, x, y: self._loss(tnp.tanh, p, x, y)), in_axes=(None, 0, 0)))
+        params, (x, y) = data["params"], data["args"]
+        names = sorted(params)
+        return lambda: (lambda g: [g[k] for k in names])(step(params, x, y))
+
+    def _jax(self, data):
+        import jax
+        import jax.numpy as jnp
+        step = jax.jit(jax.vmap(jax.grad(lambda p, x, y: self._loss(jnp.tanh, p, x, y)), in_axes=(None, 0, 0)))
+        params = {k: jnp.asarray(v) for k, v in data["params"].items()}
+        x, y = (jnp.asarray(a) for a in data["args"])
+        names = sorted(params)
+        return lambda: _jax_ready((lambda g: [g[k] for k in names])(step(params, x, y)))
+
+    def _torch(self, data):
+        import torch
+        from torch.func import grad, vmap
+        step = vmap(grad(lambda p, x, y: self._loss(torch.tanh, p, x, y)), in_dims=(None, 0, 0))
+        params = {k: torch.from_numpy(v) for k, v in data["params"].items()}
+        x, y = (torch.from_numpy(a) for a in data["args"])
+        names = sorted(params)
+        return lambda: (lambda g: [g[k] for k in names])(step(params, x, y))
+
+
+WORKLOADS = (MLP, CNN, RNN, GMM, DeepChain, Matmul, Dispatch, EagerDispatch, PerExampleGradients)

@@ -255,20 +255,18 @@ def passes_help() -> str:
     >>> "budget=<a number of bytes" in passes_help()
     True
     """
-    from tensorad.passes.options import describe, options_class
-    from tensorad.passes.registry import PASSES
+    from tensorad.tools.listings import tensorad_passes
 
-    width = max(map(len, PASSES)) + 2
+    passes = list(tensorad_passes())
+    width = max(len(name) for name, _, _ in passes) + 2
     lines = ["tensorad passes (flags, or names inside --pass-pipeline):"]
-    for name, info in PASSES.items():
-        lines.append(f"  --{name:<{width}}{'(pipeline) ' if info.is_pipeline else ''}{info.summary}")
-        options = options_class(info.load())
-        for o in describe(options) if options else ():
-            default = "" if o.default in (None, "") else f" (default: {o.default})"
-            lines.append(f"      {o.key}=<{o.accepted}>\n          {o.doc}{default}")
+    for name, summary, options in passes:
+        lines.append(f"  --{name:<{width}}{summary}")
+        lines.extend(f"      {option}\n          {doc}" for option, doc in options)
     return "\n".join(lines + [
         "",
-        "Any other --NAME[=OPTIONS] flag runs the upstream MLIR pass NAME, as in mlir-opt.",
+        "Any other --NAME[=OPTIONS] flag runs the upstream MLIR pass NAME, as in mlir-opt",
+        "(--list-passes lists every pass with its options).",
         "Pass flags run in command-line order; options look like --NAME='key=value key2=value2'."])
 
 
@@ -361,6 +359,8 @@ def _pass_names(flag: str, values: Optional[list], ctx) -> frozenset:
 
     names = set()
     for name in (name.strip() for value in values or () for name in value.split(",")):
+        if not name:
+            raise _UsageError(f"--{flag} needs a pass name, e.g. --{flag}=cse")
         info = PASSES.get(name)
         if not re.fullmatch(r"[\w.-]+", name) or (info is None and not is_upstream_pass(name, ctx)):
             raise _UsageError(f"--{flag}: '{name}' is not a registered pass (see --list-passes)")

@@ -59,19 +59,33 @@ def _column(left: str, dash: str, text: str) -> str:
     return f"{left:<{_DESCRIPTION_COLUMN}}{dash}{text}" if len(left) < _DESCRIPTION_COLUMN else f"{left} {dash}{text}"
 
 
-def _tensorad_pass_entries() -> Iterator[tuple[str, list[str]]]:
-    """(name, lines) of every tensorad pass in ``--list-passes``' format, its options below it."""
+def tensorad_passes() -> Iterator[tuple[str, str, list[tuple[str, str]]]]:
+    """(name, summary, [(``key=<accepted>``, help line with the default)]) of every tensorad pass, in registry order.
+
+    What ``--help`` and ``--list-passes`` show of tensorad's passes; the
+    options come from each pass's options dataclass.
+
+    Examples
+    --------
+    >>> name, summary, options = next(p for p in tensorad_passes() if p[0] == "tad-remat")
+    >>> options[0][0]
+    'budget=<a number of bytes, e.g. 1048576 or 64MiB>'
+    """
     from tensorad.passes.options import describe, options_class
     from tensorad.passes.registry import PASSES
 
     for name, info in PASSES.items():
-        summary = ("(pipeline) " if info.is_pipeline else "") + info.summary
-        lines = [_column(f"  --{name}", " -   ", summary)]
         options = options_class(info.load())
-        for o in describe(options) if options else ():
-            default = "" if o.default in (None, "") else f" (default: {o.default})"
-            lines.append(_column(f"    --{o.key}=<{o.accepted}>", " - ", o.doc + default))
-        yield name, lines
+        yield name, ("(pipeline) " if info.is_pipeline else "") + info.summary, [
+            (f"{o.key}=<{o.accepted}>", o.doc + ("" if o.default in (None, "") else f" (default: {o.default})"))
+            for o in (describe(options) if options else ())]
+
+
+def _tensorad_pass_entries() -> Iterator[tuple[str, list[str]]]:
+    """(name, lines) of every tensorad pass in ``--list-passes``' format, its options below it."""
+    for name, summary, options in tensorad_passes():
+        yield name, [_column(f"  --{name}", " -   ", summary)] + [
+            _column(f"    --{option}", " - ", doc) for option, doc in options]
 
 
 def list_passes(ctx: ir.Context) -> str:

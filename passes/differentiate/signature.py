@@ -67,7 +67,7 @@ class Request:
             return None
         name = decl.attributes["sym_name"].value
         if len(kinds) > 1:
-            raise DerivativeError(decl.location, f"@{name} declares {' and '.join('tad.' + k for k in kinds)}: "
+            raise DerivativeError(decl.location, f"@{name} declares both {' and '.join('tad.' + k for k in kinds)}: "
                                   "a function is one transformation; declare the other in a second function")
         kind = kinds[0]
         key, keys = f"tad.{kind}", _KEYS[kinds[0]]
@@ -84,7 +84,8 @@ class Request:
         lists = {}
         for k in keys[1:]:
             if not isinstance(spec[k], ir.DenseI64ArrayAttr):
-                raise DerivativeError(decl.location, f"{form}: '{k}' must be array<i64: ...>, got {spec[k]}")
+                what = "list input indices as" if k == "wrt" else "be"
+                raise DerivativeError(decl.location, f"{form}: '{k}' must {what} array<i64: ...>, got {spec[k]}")
             lists[k] = tuple(spec[k])
         if kind == "vmap":
             return cls(decl, kind, of.value, in_axes=lists["in_axes"], out_axes=lists["out_axes"])

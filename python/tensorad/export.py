@@ -39,7 +39,6 @@ PosixPath('build/double')
 
 from __future__ import annotations
 
-import ctypes
 import hashlib
 import importlib.util
 import math
@@ -58,6 +57,7 @@ from mlir import ir
 from . import dtypes
 from .errors import ExportError
 from .runtime import mlir_library_dir
+from .tracing import is_process_symbol
 
 # dtype name -> (C type, struct typecode, itemsize); bool travels as bytes (tad-widen-bools).
 _C_TYPES = {
@@ -438,15 +438,6 @@ def _compile_object(module: ir.Module, work: Path) -> Path:
     return work / "module.o"
 
 
-def _is_loaded_symbol(name: str) -> bool:
-    """Whether ``name`` is already a symbol of this process: libc's, libm's, Python's."""
-    try:
-        getattr(ctypes.CDLL(None), name)
-    except AttributeError:
-        return False
-    return True
-
-
 def export(module: ir.Module, path, in_avals: Sequence, out_avals: Sequence,
            name: str | None = None, entry: str = "main") -> Path:
     """Write the artefact folder ``path`` for ``entry`` of an LLVM-dialect module.
@@ -489,7 +480,7 @@ def export(module: ir.Module, path, in_avals: Sequence, out_avals: Sequence,
             or name in _C_KEYWORDS:
         raise ExportError(f"export name {name!r} must be a C identifier other than {entry!r} and not "
                           "start with _mlir, mlir or tad_ (pass name=...)")
-    if _is_loaded_symbol(name):
+    if is_process_symbol(name):
         # A library defining e.g. `free` would clash with the C headers and
         # take the place of libc's function in every program that loads it.
         raise ExportError(f"export name {name!r} is a function the C library (or Python) already "

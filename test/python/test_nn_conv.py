@@ -21,6 +21,7 @@ Checked four ways:
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
@@ -101,13 +102,13 @@ def jax_conv2d(jax, x, w, stride=1, padding=0, dilation=1, groups=1):
         precision=jax.lax.Precision.HIGHEST)
 
 
-def value_and_grads(kwargs):
-    """A jitted ``(x, w, ct) -> (conv2d(x, w), (dx, dw))``: the forward and both backward ops."""
+def value_and_grads(vjp, jit, conv, kwargs):
+    """``jit`` of ``(x, w, ct) -> (conv(x, w), (dx, dw))``, the pullback taken by ``vjp``."""
     def run(x, w, ct):
-        out, pullback = ta.vjp(lambda x, w: conv2d(x, w, **kwargs), x, w)
+        out, pullback = vjp(lambda x, w: conv(x, w, **kwargs), x, w)
         return out, pullback(ct)
 
-    return ta.jit(run)
+    return jit(run)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
@@ -117,10 +118,9 @@ def test_conv2d_and_backward_ops_match_numpy_and_jax(jax, data_shape, weight_sha
     w = RNG.standard_normal(weight_shape).astype(dtype)
     want = conv2d_reference(x, w, **kwargs)
     ct = RNG.standard_normal(want.shape).astype(dtype)
-    out, (dx, dw) = value_and_grads(kwargs)(x, w, ct)
-
-    theirs, pullback = jax.vjp(lambda x, w: jax_conv2d(jax, x, w, **kwargs), x, w)
-    dx_want, dw_want = pullback(ct)
+    out, (dx, dw) = value_and_grads(ta.vjp, ta.jit, conv2d, kwargs)(x, w, ct)
+    reference = value_and_grads(jax.vjp, jax.jit, functools.partial(jax_conv2d, jax), kwargs)
+    theirs, (dx_want, dw_want) = reference(x, w, ct)
     tol = dict(rtol=1e-5, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
     assert out.dtype == dtype and out.shape == want.shape
     np.testing.assert_allclose(out, want, **tol, err_msg="value vs numpy")

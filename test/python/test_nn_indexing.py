@@ -4,16 +4,20 @@ Checked three ways:
 
 * the frontends (``tnp.take``, ``tnp.take_along_axis``, ``x[int array]``)
   against numpy, including traced indices clamped like JAX's;
-* values and gradients against PyTorch (``index_select``, ``take_along_dim``,
-  ``F.nll_loss``, ``F.cross_entropy``, ``F.embedding``): repeated indices,
-  ``ignore_index``, every reduction, class weights, probability targets,
-  label smoothing and logits of ``±1e4``;
+* values and gradients against JAX (``jnp.take``, ``jnp.take_along_axis``,
+  and PyTorch's ``F.nll_loss``/``F.cross_entropy`` written in JAX,
+  differentiated by ``jax.grad``): repeated indices, ``ignore_index``, every
+  reduction, class weights, probability targets, label smoothing and logits
+  of ``±1e4``; where PyTorch is installed, the JAX losses themselves against
+  PyTorch's;
 * every derivative rule with :func:`tensorad.test_util.check_grads` in
   float64 up to second order, and batched (co)tangents (``jacrev``,
   ``jacfwd``) against finite-difference Jacobians.
 """
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 import pytest
@@ -29,34 +33,81 @@ RNG = np.random.default_rng(0)
 REDUCTIONS = ("mean", "sum", "none")
 
 
-@pytest.fixture(scope="module")
-def torch():
-    return pytest.importorskip("torch")
+def value_and_grads(jit, grad, fn, r, n_args: int):
+    """``jit`` of ``(*arrays) -> (fn(*arrays), gradients of sum(fn * r))``, by ``grad``."""
+    argnums = tuple(range(n_args))
+    return jit(lambda *a: (fn(*a), grad(lambda *b: (fn(*b) * r).sum(), argnums=argnums)(*a)))
 
 
-def torch_value_and_grads(torch, fn, arrays, cotangent_seed: int = 1):
-    """``fn`` of torch tensors at ``arrays``, the gradients of ``sum(fn * r)``, and the random ``r``."""
-    tensors = [torch.tensor(a, requires_grad=True) for a in arrays]
-    out = fn(*tensors)
-    r = np.random.default_rng(cotangent_seed).standard_normal(tuple(out.shape))
-    (out * torch.tensor(r, dtype=out.dtype)).sum().backward()
-    return out.detach().numpy(), [t.grad.numpy() for t in tensors], r
+def cotangent(jax, fn, arrays, seed: int = 1) -> np.ndarray:
+    """A random ``r`` of the shape and dtype of ``fn(*arrays)``."""
+    out = jax.eval_shape(fn, *arrays)
+    return np.random.default_rng(seed).standard_normal(out.shape).astype(out.dtype)
 
 
-def ours_value_and_grads(fn, arrays, r):
-    """``fn`` at ``arrays`` and the gradients of ``sum(fn * r)``, in one compiled function."""
-    argnums = tuple(range(len(arrays)))
-    both = ta.jit(lambda *a: (fn(*a), ta.grad(lambda *b: tnp.sum(fn(*b) * r), argnums=argnums)(*a)))
-    return both(*arrays)
-
-
-def assert_matches_torch(torch, ours, theirs, arrays, rtol=1e-6, atol=1e-8):
-    """The tensorad function ``ours`` and the torch function ``theirs`` agree, and their gradients."""
-    want, want_grads, r = torch_value_and_grads(torch, theirs, arrays)
-    got, got_grads = ours_value_and_grads(ours, arrays, r)
+def assert_matches_jax(jax, ours, theirs, arrays, rtol=1e-6, atol=1e-8):
+    """The tensorad function ``ours`` and the JAX function ``theirs`` agree, and their gradients."""
+    r = cotangent(jax, theirs, arrays)
+    want, want_grads = value_and_grads(jax.jit, jax.grad, theirs, r, len(arrays))(*arrays)
+    got, got_grads = value_and_grads(ta.jit, ta.grad, ours, r, len(arrays))(*arrays)
     np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, err_msg="value")
     for i, (g, w) in enumerate(zip(got_grads, want_grads)):
         np.testing.assert_allclose(g, w, rtol=rtol, atol=atol, err_msg=f"gradient {i}")
+
+
+def class_axis(ndim: int) -> int:
+    """PyTorch's class axis: 1, or 0 for a single sample of shape (C,)."""
+    return 1 if ndim > 1 else 0
+
+
+def kept(jax, targets, weight, ignore_index: int):
+    """The targets (ignored ones made 0) and their class weights (ignored ones 0)."""
+    keep = targets != ignore_index
+    safe = np.where(keep, targets, 0)
+    return safe, jax.numpy.where(keep, weight[safe], 0)
+
+
+def reduce(losses, reduction: str, count):
+    """PyTorch's reductions, ``"mean"`` dividing by ``count``."""
+    return {"none": losses, "sum": losses.sum(), "mean": losses.sum() / count}[reduction]
+
+
+def jax_nll_loss(jax, log_probs, targets, weight=None, reduction="mean", ignore_index=-100):
+    """PyTorch's ``F.nll_loss`` in JAX: ``-weight[t] * log_probs[t]`` for each sample's target t.
+
+    Ignored samples count for nothing; the mean divides by the summed weights
+    of the others (0/0 = nan when every sample is ignored).
+    """
+    jnp, axis = jax.numpy, class_axis(log_probs.ndim)
+    weight = jnp.ones(log_probs.shape[axis], log_probs.dtype) if weight is None else weight
+    safe, weights = kept(jax, targets, weight, ignore_index)
+    picked = jnp.take_along_axis(log_probs, np.expand_dims(safe, axis), axis).squeeze(axis)
+    return reduce(-weights * picked, reduction, weights.sum())
+
+
+def jax_cross_entropy(jax, logits, targets, weight=None, reduction="mean", label_smoothing=0.0,
+                      ignore_index=-100):
+    """PyTorch's ``F.cross_entropy`` in JAX, with class-index or probability (float) targets.
+
+    Label smoothing mixes in, with weight ``label_smoothing / C``, the
+    (class-weighted) loss of every class: to the probability targets, and as a
+    second loss next to the class targets' nll, reduced like it. The mean over
+    probability targets divides by the number of samples.
+    """
+    jnp, axis = jax.numpy, class_axis(logits.ndim)
+    n_classes = logits.shape[axis]
+    log_probs = jax.nn.log_softmax(logits, axis=axis)
+    weight = jnp.ones(n_classes, logits.dtype) if weight is None else weight
+    per_class = (-log_probs * weight.reshape([-1] + [1] * (logits.ndim - axis - 1)))
+    if np.issubdtype(targets.dtype, np.floating):
+        probs = targets * (1 - label_smoothing) + label_smoothing / n_classes
+        losses = (per_class * probs).sum(axis)
+        return reduce(losses, reduction, losses.size)
+    nll = jax_nll_loss(jax, log_probs, targets, weight, reduction, ignore_index)
+    _, weights = kept(jax, targets, weight, ignore_index)
+    smooth = jnp.where(targets != ignore_index, per_class.sum(axis), 0)
+    return (1 - label_smoothing) * nll + \
+        label_smoothing / n_classes * reduce(smooth, reduction, weights.sum())
 
 
 def numerical_jacobian(f, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
@@ -183,28 +234,27 @@ def test_op_clamps_indices_out_of_range():
 
 
 # ----------------------------------------------------------------------------
-# Values and gradients against PyTorch
+# Values and gradients against JAX
 # ----------------------------------------------------------------------------
 
-def test_take_with_repeated_indices_matches_torch(torch):
+def test_take_with_repeated_indices_matches_jax(jax):
     x = RNG.standard_normal((3, 5))
     indices = np.array([4, 0, 4, 4, 2])
-    assert_matches_torch(torch, lambda a: tnp.take(a, indices, axis=1),
-                         lambda a: torch.index_select(a, 1, torch.tensor(indices)), [x])
+    assert_matches_jax(jax, lambda a: tnp.take(a, indices, axis=1),
+                       lambda a: jax.numpy.take(a, indices, axis=1), [x])
 
 
-def test_take_along_axis_matches_torch(torch):
+def test_take_along_axis_matches_jax(jax):
     x = RNG.standard_normal((4, 3))
     indices = np.array([[0, 0], [2, 1], [1, 1], [2, 2]])
-    assert_matches_torch(torch, lambda a: tnp.take_along_axis(a, indices, 1),
-                         lambda a: torch.take_along_dim(a, torch.tensor(indices), 1), [x])
+    assert_matches_jax(jax, lambda a: tnp.take_along_axis(a, indices, 1),
+                       lambda a: jax.numpy.take_along_axis(a, indices, 1), [x])
 
 
-def test_embedding_matches_torch(torch):
+def test_embedding_matches_jax(jax):
     table = RNG.standard_normal((6, 4))
     indices = np.array([[1, 5, 1], [0, 1, 1]])
-    assert_matches_torch(torch, lambda t: embedding(indices, t),
-                         lambda t: torch.nn.functional.embedding(torch.tensor(indices), t), [table])
+    assert_matches_jax(jax, lambda t: embedding(indices, t), lambda t: t[indices], [table])
 
 
 NLL_SHAPES = [  # (log-probabilities shape, targets, with an ignored sample)
@@ -213,84 +263,133 @@ NLL_SHAPES = [  # (log-probabilities shape, targets, with an ignored sample)
     ((4,), np.array(2)),
     ((2, 4, 3), np.array([[0, 3, -100], [2, 2, 1]])),
 ]
+CLASS_TARGETS = np.array([1, 3, -100, 0, 1])
+CLASS_SMOOTHING = (0.0, 0.2)
+PROBABILITY_SHAPES = [(3, 4), (4,), (2, 4, 3)]
+PROBABILITY_SMOOTHING = (0.0, 0.1)
+HUGE_LOGITS = np.array([[1e4, -1e4, 0.0], [-1e4, -1e4, 1e4], [1e4, 1e4, -1e4]])
+HUGE_LOGITS_TARGETS = np.array([1, 2, 0])
+HESSIAN_TARGETS = np.array([2, -100, 0])
+
+
+def class_weight(shape, weighted: bool = True):
+    """Random weights for the classes of inputs of ``shape``, or None."""
+    return RNG.uniform(0.5, 2.0, shape[class_axis(len(shape))]) if weighted else None
+
+
+def probability_targets(shape) -> np.ndarray:
+    """Random probabilities over the class axis of ``shape``."""
+    return np.exp(log_softmax_np(RNG.standard_normal(shape), class_axis(len(shape))))
 
 
 @pytest.mark.parametrize("reduction", REDUCTIONS)
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("shape, targets", NLL_SHAPES)
-def test_nll_loss_matches_torch(torch, shape, targets, weighted, reduction):
-    F = torch.nn.functional
-    log_probs = RNG.standard_normal(shape)
-    weight = RNG.uniform(0.5, 2.0, shape[1 if len(shape) > 1 else 0]) if weighted else None
-    torch_weight = None if weight is None else torch.tensor(weight)
-    assert_matches_torch(
-        torch, lambda p: nll_loss(p, targets, weight, reduction),
-        lambda p: F.nll_loss(p, torch.tensor(targets), torch_weight, reduction=reduction), [log_probs])
+def test_nll_loss_matches_jax(jax, shape, targets, weighted, reduction):
+    log_probs, weight = RNG.standard_normal(shape), class_weight(shape, weighted)
+    assert_matches_jax(jax, lambda p: nll_loss(p, targets, weight, reduction),
+                       lambda p: jax_nll_loss(jax, p, targets, weight, reduction), [log_probs])
 
 
-def test_nll_loss_mean_of_only_ignored_samples_is_nan(torch):
+def test_nll_loss_mean_of_only_ignored_samples_is_nan(jax):
     targets = np.array([-1, -1])
     log_probs = RNG.standard_normal((2, 3))
     got = ta.jit(lambda p: nll_loss(p, targets, ignore_index=-1))(log_probs)
-    want = torch.nn.functional.nll_loss(torch.tensor(log_probs), torch.tensor(targets),
-                                        ignore_index=-1)
-    assert np.isnan(got) and torch.isnan(want)
+    assert np.isnan(got) and np.isnan(jax_nll_loss(jax, log_probs, targets, ignore_index=-1))
 
 
 @pytest.mark.parametrize("reduction", REDUCTIONS)
-@pytest.mark.parametrize("label_smoothing", [0.0, 0.2])
+@pytest.mark.parametrize("label_smoothing", CLASS_SMOOTHING)
 @pytest.mark.parametrize("weighted", [False, True])
-def test_cross_entropy_with_class_targets_matches_torch(torch, weighted, label_smoothing,
-                                                         reduction):
+def test_cross_entropy_with_class_targets_matches_jax(jax, weighted, label_smoothing, reduction):
     logits = RNG.standard_normal((5, 4)) * 3
-    targets = np.array([1, 3, -100, 0, 1])
-    weight = RNG.uniform(0.5, 2.0, 4) if weighted else None
-    torch_weight = None if weight is None else torch.tensor(weight)
+    weight = class_weight(logits.shape, weighted)
     options = dict(reduction=reduction, label_smoothing=label_smoothing)
-    assert_matches_torch(
-        torch, lambda z: cross_entropy(z, targets, weight, **options),
-        lambda z: torch.nn.functional.cross_entropy(z, torch.tensor(targets), torch_weight,
-                                                    **options),
-        [logits])
+    assert_matches_jax(jax, lambda z: cross_entropy(z, CLASS_TARGETS, weight, **options),
+                       lambda z: jax_cross_entropy(jax, z, CLASS_TARGETS, weight, **options),
+                       [logits])
 
 
 @pytest.mark.parametrize("reduction", REDUCTIONS)
-@pytest.mark.parametrize("label_smoothing", [0.0, 0.1])
-@pytest.mark.parametrize("shape", [(3, 4), (4,), (2, 4, 3)])
-def test_cross_entropy_with_probability_targets_matches_torch(torch, shape, label_smoothing,
-                                                               reduction):
-    logits = RNG.standard_normal(shape)
-    class_axis = 1 if len(shape) > 1 else 0
-    probs = np.exp(log_softmax_np(RNG.standard_normal(shape), class_axis))
-    weight = RNG.uniform(0.5, 2.0, shape[class_axis])
+@pytest.mark.parametrize("label_smoothing", PROBABILITY_SMOOTHING)
+@pytest.mark.parametrize("shape", PROBABILITY_SHAPES)
+def test_cross_entropy_with_probability_targets_matches_jax(jax, shape, label_smoothing,
+                                                             reduction):
+    logits, probs = RNG.standard_normal(shape), probability_targets(shape)
+    weight = class_weight(shape)
     options = dict(reduction=reduction, label_smoothing=label_smoothing)
-    assert_matches_torch(
-        torch, lambda z: cross_entropy(z, probs, weight, **options),
-        lambda z: torch.nn.functional.cross_entropy(z, torch.tensor(probs), torch.tensor(weight),
-                                                    **options),
-        [logits])
+    assert_matches_jax(jax, lambda z: cross_entropy(z, probs, weight, **options),
+                       lambda z: jax_cross_entropy(jax, z, probs, weight, **options), [logits])
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_cross_entropy_of_huge_logits_is_finite_and_matches_torch(torch, dtype):
-    logits = np.array([[1e4, -1e4, 0.0], [-1e4, -1e4, 1e4], [1e4, 1e4, -1e4]], dtype)
-    targets = np.array([1, 2, 0])
+def test_cross_entropy_of_huge_logits_is_finite_and_matches_jax(jax, dtype):
+    logits = HUGE_LOGITS.astype(dtype)
     rtol = 1e-6 if dtype == np.float64 else 1e-5
-    assert_matches_torch(torch, lambda z: cross_entropy(z, targets, reduction="none"),
-                         lambda z: torch.nn.functional.cross_entropy(z, torch.tensor(targets),
-                                                                     reduction="none"),
-                         [logits], rtol=rtol)
+    assert_matches_jax(jax, lambda z: cross_entropy(z, HUGE_LOGITS_TARGETS, reduction="none"),
+                       lambda z: jax_cross_entropy(jax, z, HUGE_LOGITS_TARGETS, reduction="none"),
+                       [logits], rtol=rtol)
     assert np.all(np.isfinite(ta.jit(lambda z: log_softmax(z))(logits)))
 
 
-def test_cross_entropy_hessian_matches_torch(torch):
+def test_cross_entropy_hessian_matches_jax(jax):
     # Second order: the jvp rule of nll_loss_backward under a batched tangent.
     logits = RNG.standard_normal((3, 4))
-    targets = np.array([2, -100, 0])
-    got = ta.jit(ta.hessian(lambda z: cross_entropy(z, targets)))(logits)
-    want = torch.autograd.functional.hessian(
-        lambda z: torch.nn.functional.cross_entropy(z, torch.tensor(targets)), torch.tensor(logits))
-    np.testing.assert_allclose(got, want.numpy(), atol=1e-10)
+    got = ta.jit(ta.hessian(lambda z: cross_entropy(z, HESSIAN_TARGETS)))(logits)
+    want = jax.hessian(lambda z: jax_cross_entropy(jax, z, HESSIAN_TARGETS))(logits)
+    np.testing.assert_allclose(got, want, atol=1e-10)
+
+
+def test_jax_losses_match_torch(jax):
+    # The JAX losses above rebuild PyTorch's definitions (weights, ignored
+    # samples, label smoothing, the means' divisors); PyTorch checks them
+    # where it is installed (it is not in the test extra: its wheels pull in CUDA).
+    torch = pytest.importorskip("torch")
+    F = torch.nn.functional
+
+    def tensor(a):
+        return None if a is None else torch.tensor(a)
+
+    def check(jax_loss, torch_loss, x, rtol=1e-12):
+        r = cotangent(jax, jax_loss, [x])
+        want, (grad,) = value_and_grads(jax.jit, jax.grad, jax_loss, r, 1)(x)
+        xt = torch.tensor(x, requires_grad=True)
+        out = torch_loss(xt)
+        (out * torch.tensor(r)).sum().backward()
+        np.testing.assert_allclose(want, out.detach().numpy(), rtol=rtol, atol=1e-12)
+        np.testing.assert_allclose(grad, xt.grad.numpy(), rtol=rtol, atol=1e-12)
+
+    for (shape, targets), weighted, reduction in itertools.product(NLL_SHAPES, (False, True),
+                                                                   REDUCTIONS):
+        weight = class_weight(shape, weighted)
+        check(lambda p: jax_nll_loss(jax, p, targets, weight, reduction),
+              lambda p: F.nll_loss(p, tensor(targets), tensor(weight), reduction=reduction),
+              RNG.standard_normal(shape))
+    for weighted, label_smoothing, reduction in itertools.product((False, True), CLASS_SMOOTHING,
+                                                                  REDUCTIONS):
+        weight, options = class_weight((5, 4), weighted), dict(reduction=reduction,
+                                                                label_smoothing=label_smoothing)
+        check(lambda z: jax_cross_entropy(jax, z, CLASS_TARGETS, weight, **options),
+              lambda z: F.cross_entropy(z, tensor(CLASS_TARGETS), tensor(weight), **options),
+              RNG.standard_normal((5, 4)) * 3)
+    for shape, label_smoothing, reduction in itertools.product(PROBABILITY_SHAPES,
+                                                               PROBABILITY_SMOOTHING, REDUCTIONS):
+        probs, weight = probability_targets(shape), class_weight(shape)
+        options = dict(reduction=reduction, label_smoothing=label_smoothing)
+        check(lambda z: jax_cross_entropy(jax, z, probs, weight, **options),
+              lambda z: F.cross_entropy(z, tensor(probs), tensor(weight), **options),
+              RNG.standard_normal(shape))
+    for dtype, rtol in ((np.float32, 1e-5), (np.float64, 1e-12)):
+        check(lambda z: jax_cross_entropy(jax, z, HUGE_LOGITS_TARGETS, reduction="none"),
+              lambda z: F.cross_entropy(z, tensor(HUGE_LOGITS_TARGETS), reduction="none"),
+              HUGE_LOGITS.astype(dtype), rtol)
+    assert torch.isnan(F.nll_loss(torch.ones(2, 3), torch.tensor([-1, -1]), ignore_index=-1))
+    logits = RNG.standard_normal((3, 4))
+    np.testing.assert_allclose(
+        jax.hessian(lambda z: jax_cross_entropy(jax, z, HESSIAN_TARGETS))(logits),
+        torch.autograd.functional.hessian(
+            lambda z: F.cross_entropy(z, tensor(HESSIAN_TARGETS)), torch.tensor(logits)).numpy(),
+        atol=1e-12)
 
 
 # ----------------------------------------------------------------------------

@@ -1,8 +1,8 @@
-"""``tensorad.nn`` activations, normalization, dropout and PRNG against numpy/scipy and PyTorch.
+"""``tensorad.nn`` activations, normalization, dropout and PRNG against numpy/scipy and JAX.
 
 Values are compared with independent references (scipy.special, numpy, and
-PyTorch where it has the same function), derivatives with finite differences
-(``check_grads`` in float64) and with PyTorch's autograd. The PRNG is checked
+``jax.nn`` where it has the same function), derivatives with finite
+differences (``check_grads`` in float64) and with ``jax.vjp``. The PRNG is checked
 bit for bit against a plain-numpy splitmix64 on uint64, and statistically.
 Each jitted function returns every variant at once: compiling dominates the
 run time.
@@ -183,41 +183,38 @@ def test_affine_parameters_of_the_wrong_shape_are_rejected():
 
 
 # ----------------------------------------------------------------------------
-# PyTorch as a second reference: values and gradients
+# JAX as a second reference: values and gradients
 # ----------------------------------------------------------------------------
 
-def pytorch_cases(F):
-    """name: (tensorad function, PyTorch function), both of a dict of parameters."""
+def jax_cases(jax):
+    """name: (tensorad function, JAX function), both of a dict of parameters."""
+    jnn = jax.nn
+    per_channel = (-1, 1, 1)  # the affine parameters of batch_norm, against (N, C, H, W)
     return {
-        "relu": (lambda p: nn.relu(p["x"]), lambda p: F.relu(p["x"])),
-        "sigmoid": (lambda p: nn.sigmoid(p["x"]), lambda p: F.sigmoid(p["x"])),
-        "softplus": (lambda p: nn.softplus(p["x"]), lambda p: F.softplus(p["x"])),
-        "gelu": (lambda p: nn.gelu(p["x"]), lambda p: F.gelu(p["x"], approximate="tanh")),
-        "softmax": (lambda p: nn.softmax(p["x"], axis=1), lambda p: F.softmax(p["x"], dim=1)),
+        "relu": (lambda p: nn.relu(p["x"]), lambda p: jnn.relu(p["x"])),
+        "sigmoid": (lambda p: nn.sigmoid(p["x"]), lambda p: jnn.sigmoid(p["x"])),
+        "softplus": (lambda p: nn.softplus(p["x"]), lambda p: jnn.softplus(p["x"])),
+        "gelu": (lambda p: nn.gelu(p["x"]), lambda p: jnn.gelu(p["x"], approximate=True)),
+        "softmax": (lambda p: nn.softmax(p["x"], axis=1), lambda p: jnn.softmax(p["x"], axis=1)),
         "log_softmax": (lambda p: nn.log_softmax(p["x"], axis=1),
-                        lambda p: F.log_softmax(p["x"], dim=1)),
+                        lambda p: jnn.log_softmax(p["x"], axis=1)),
         "layer_norm": (lambda p: nn.layer_norm(p["x"], p["w_last"], p["b_last"]),
-                       lambda p: F.layer_norm(p["x"], (2,), p["w_last"], p["b_last"])),
+                       lambda p: jnn.standardize(p["x"], axis=-1) * p["w_last"] + p["b_last"]),
         "batch_norm": (lambda p: nn.batch_norm(p["x"], p["w"], p["b"]),
-                       lambda p: F.batch_norm(p["x"], None, None, p["w"], p["b"], training=True)),
+                       lambda p: jnn.standardize(p["x"], axis=(0, 2, 3))
+                       * p["w"].reshape(per_channel) + p["b"].reshape(per_channel)),
     }
 
 
-def test_values_and_gradients_match_pytorch(rng):
-    torch = pytest.importorskip("torch")
+def test_values_and_gradients_match_jax(rng, jax):
     params = {"x": rng.standard_normal((4, 3, 5, 2)) * 3.0, "w": rng.standard_normal(3),
               "b": rng.standard_normal(3), "w_last": rng.standard_normal(2),
               "b_last": rng.standard_normal(2)}
-    cases = pytorch_cases(torch.nn.functional)
+    cases = jax_cases(jax)
     cotangent = rng.standard_normal(params["x"].shape)
-    want_values, want_grads = {}, {}
-    for name, (_, theirs) in cases.items():
-        tensors = {k: torch.tensor(v, requires_grad=True) for k, v in params.items()}
-        out = theirs(tensors)
-        (out * torch.tensor(cotangent)).sum().backward()
-        want_values[name] = out.detach().numpy()
-        want_grads[name] = {k: np.zeros_like(params[k]) if t.grad is None else t.grad.numpy()
-                            for k, t in tensors.items()}
+    want_values, want_grads = jax.jit(lambda p: (
+        {name: theirs(p) for name, (_, theirs) in cases.items()},
+        {name: jax.vjp(theirs, p)[1](cotangent)[0] for name, (_, theirs) in cases.items()}))(params)
     got_values = run_all({name: ours for name, (ours, _) in cases.items()}, params)
     got_grads = run_all({name: ta.grad(lambda p, f=ours: (f(p) * cotangent).sum())
                          for name, (ours, _) in cases.items()}, params)

@@ -2,12 +2,14 @@
 
 Checked three ways:
 
-* values and gradients against PyTorch (``F.max_pool2d``, ``F.avg_pool2d`` and
-  autograd) over kernel 2/3, stride 1/2, padding 0/1, dilation 1/2 (max),
-  ceil_mode, count_include_pad (avg), float32 and float64; max pooling runs on
-  small integers, so windows hold ties and PyTorch's routing to the first
-  maximum is what is compared; the jvp of max pooling against PyTorch's
-  forward-mode AD on the same ties;
+* values and gradients against JAX (PyTorch's pooling written in JAX from
+  each window's elements, differentiated by ``jax.grad``) over kernel 2/3,
+  stride 1/2, padding 0/1, dilation 1/2 (max), ceil_mode, count_include_pad
+  (avg), float32 and float64; max pooling runs on small integers, so windows
+  hold ties and the routing to the first maximum (PyTorch's) is what is
+  compared; the jvp of max pooling against ``jax.jvp`` on the same ties;
+  where PyTorch is installed, the JAX reference itself against ``F.max_pool2d``,
+  ``F.avg_pool2d``, autograd and forward-mode AD;
 * every derivative rule (the four ops) with
   :func:`tensorad.test_util.check_grads` in float64 on distinct values, up to
   second order, and batched (co)tangents (``jacrev``, ``jacfwd``) against
@@ -44,11 +46,6 @@ def case_id(case: dict) -> str:
     return "-".join(f"{k[0]}{int(v)}" for k, v in case.items())
 
 
-@pytest.fixture(scope="module")
-def torch():
-    return pytest.importorskip("torch")
-
-
 def with_ties(dtype) -> np.ndarray:
     """Small integers: most windows hold their maximum more than once."""
     return RNG.integers(0, 4, SHAPE).astype(dtype)
@@ -59,44 +56,125 @@ def distinct(shape=SHAPE) -> np.ndarray:
     return RNG.permutation(int(np.prod(shape))).reshape(shape).astype(np.float64) / 8.0
 
 
-def assert_matches_torch(torch, ours, theirs, x: np.ndarray) -> None:
-    """The value and the gradient of ``sum(pool(x) * r)`` (r random) agree with PyTorch's."""
-    xt = torch.tensor(x, requires_grad=True)
-    want = theirs(xt)
-    r = RNG.standard_normal(tuple(want.shape)).astype(x.dtype)
-    (want * torch.tensor(r)).sum().backward()
-    got, grad = ta.jit(lambda a: (ours(a), ta.grad(lambda b: tnp.sum(ours(b) * r))(a)))(x)
+def pair(value) -> tuple:
+    return (value, value) if isinstance(value, int) else tuple(value)
+
+
+def pooled_size(size: int, kernel: int, stride: int, padding: int, dilation: int,
+                ceil_mode: bool) -> int:
+    """PyTorch's output size: ``ceil_mode`` drops a last window that starts in the right padding."""
+    room = size + 2 * padding - dilation * (kernel - 1) - 1
+    out = (-(-room // stride) if ceil_mode else room // stride) + 1
+    return out - 1 if ceil_mode and (out - 1) * stride >= size + padding else out
+
+
+def jax_pool2d(jax, kind: str, x, kernel_size, stride, padding=0, dilation=1, ceil_mode=False,
+               count_include_pad=True):
+    """PyTorch's ``F.max_pool2d``/``F.avg_pool2d`` of NCHW ``x``, in JAX from its windows' elements.
+
+    The elements of every window are stacked in the window's row-major order
+    (``lax.reduce_window`` has no gradient for a dilated max). Max takes the
+    first largest of them (``argmax``), so its derivatives route to the first
+    maximum of a tie, over ``-inf`` padding; avg divides each window's sum by
+    its positions inside the padded input (``count_include_pad``) or inside
+    the input. Windows run to PyTorch's output size, ceil_mode's partial last
+    window included.
+    """
+    jnp = jax.numpy
+    kernel, strides, pads, dilations = map(pair, (kernel_size, stride, padding, dilation))
+    out = [pooled_size(n, k, s, p, d, ceil_mode)
+           for n, k, s, p, d in zip(x.shape[2:], kernel, strides, pads, dilations)]
+
+    def windows(a, fill, leading_pads):
+        """The (kh * kw, N, C, OH, OW) elements of the windows of ``a`` after ``leading_pads``."""
+        spans = [(o - 1) * s + d * (k - 1) + 1
+                 for o, s, d, k in zip(out, strides, dilations, kernel)]
+        edges = [(p, max(0, m - n - p)) for p, m, n in zip(leading_pads, spans, a.shape[2:])]
+        padded = jnp.pad(a, [(0, 0), (0, 0), *edges], constant_values=fill)
+
+        def rows(axis, offset):  # the window elements at ``offset`` along ``axis``, every window
+            start = offset * dilations[axis]
+            return slice(start, start + (out[axis] - 1) * strides[axis] + 1, strides[axis])
+
+        return jnp.stack([padded[:, :, rows(0, i), rows(1, j)]
+                          for i, j in itertools.product(range(kernel[0]), range(kernel[1]))])
+
+    if kind == "max":
+        elements = windows(x, -np.inf, pads)
+        return jnp.take_along_axis(elements, jnp.argmax(elements, axis=0)[None], axis=0)[0]
+    if count_include_pad:  # positions of the padded input, which starts at the windows' start
+        inside, leading_pads = [n + 2 * p for n, p in zip(x.shape[2:], pads)], (0, 0)
+    else:
+        inside, leading_pads = x.shape[2:], pads
+    count = windows(np.ones((1, 1, *inside), x.dtype), 0, leading_pads).sum(axis=0)
+    return windows(x, 0, pads).sum(axis=0) / count
+
+
+def value_and_grad(jit, grad, pool, r):
+    """``jit`` of ``x -> (pool(x), gradient of sum(pool(x) * r))``, differentiated by ``grad``."""
+    return jit(lambda a: (pool(a), grad(lambda b: (pool(b) * r).sum())(a)))
+
+
+def assert_matches_jax(jax, kind: str, case: dict, x: np.ndarray) -> None:
+    """The value and the gradient of ``sum(pool(x) * r)`` (r random) agree with JAX's."""
+    def theirs(a):
+        return jax_pool2d(jax, kind, a, **case)
+
+    ours = {"max": max_pool2d, "avg": avg_pool2d}[kind]
+    r = RNG.standard_normal(jax.eval_shape(theirs, x).shape).astype(x.dtype)
+    want, want_grad = value_and_grad(jax.jit, jax.grad, theirs, r)(x)
+    got, grad = value_and_grad(ta.jit, ta.grad, lambda a: ours(a, **case), r)(x)
     tol = dict(rtol=1e-6, atol=1e-6) if x.dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(got, want.detach().numpy(), **tol, err_msg="value")
-    np.testing.assert_allclose(grad, xt.grad.numpy(), **tol, err_msg="gradient")
+    np.testing.assert_allclose(got, want, **tol, err_msg="value")
+    np.testing.assert_allclose(grad, want_grad, **tol, err_msg="gradient")
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("case", MAX_CASES, ids=case_id)
-def test_max_pool2d_matches_torch_on_ties(torch, case, dtype):
-    F = torch.nn.functional
-    assert_matches_torch(torch, lambda x: max_pool2d(x, **case),
-                         lambda x: F.max_pool2d(x, **case), with_ties(dtype))
+def test_max_pool2d_matches_jax_on_ties(jax, case, dtype):
+    assert_matches_jax(jax, "max", case, with_ties(dtype))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("case", AVG_CASES, ids=case_id)
-def test_avg_pool2d_matches_torch(torch, case, dtype):
-    F = torch.nn.functional
-    assert_matches_torch(torch, lambda x: avg_pool2d(x, **case),
-                         lambda x: F.avg_pool2d(x, **case),
-                         RNG.standard_normal(SHAPE).astype(dtype))
+def test_avg_pool2d_matches_jax(jax, case, dtype):
+    assert_matches_jax(jax, "avg", case, RNG.standard_normal(SHAPE).astype(dtype))
 
 
 @pytest.mark.parametrize("case", MAX_CASES[::3], ids=case_id)
-def test_max_pool2d_jvp_takes_the_first_maximum(torch, case):
+def test_max_pool2d_jvp_takes_the_first_maximum(jax, case):
     x, t = with_ties(np.float64), RNG.standard_normal(SHAPE)
-    fwad = torch.autograd.forward_ad
-    with fwad.dual_level():
-        dual = fwad.make_dual(torch.tensor(x), torch.tensor(t))
-        want = fwad.unpack_dual(torch.nn.functional.max_pool2d(dual, **case)).tangent.numpy()
+    _, want = jax.jit(lambda a, b: jax.jvp(lambda c: jax_pool2d(jax, "max", c, **case),
+                                           (a,), (b,)))(x, t)
     _, got = ta.jvp(lambda a: max_pool2d(a, **case), (x,), (t,))
     np.testing.assert_array_equal(got, want)
+
+
+def test_jax_reference_matches_torch(jax):
+    # The JAX reference rebuilds PyTorch's semantics (ceil_mode's output size,
+    # avg's divisors, routing on ties); PyTorch checks it where it is installed
+    # (it is not in the test extra: its wheels pull in CUDA).
+    torch = pytest.importorskip("torch")
+    F = torch.nn.functional
+    cases = [("max", case, with_ties(np.float64)) for case in MAX_CASES] + \
+            [("avg", case, RNG.standard_normal(SHAPE)) for case in AVG_CASES]
+    for kind, case, x in cases:
+        xt = torch.tensor(x, requires_grad=True)
+        want = getattr(F, f"{kind}_pool2d")(xt, **case)
+        r = RNG.standard_normal(tuple(want.shape))
+        (want * torch.tensor(r)).sum().backward()
+        reference = value_and_grad(jax.jit, jax.grad, lambda a: jax_pool2d(jax, kind, a, **case), r)
+        got, grad = reference(x)
+        np.testing.assert_allclose(got, want.detach().numpy(), rtol=1e-12, atol=1e-12, err_msg=kind)
+        np.testing.assert_allclose(grad, xt.grad.numpy(), rtol=1e-12, atol=1e-12, err_msg=kind)
+    fwad = torch.autograd.forward_ad
+    for case in MAX_CASES[::3]:
+        x, t = with_ties(np.float64), RNG.standard_normal(SHAPE)
+        with fwad.dual_level():
+            dual = fwad.make_dual(torch.tensor(x), torch.tensor(t))
+            want = fwad.unpack_dual(F.max_pool2d(dual, **case)).tangent.numpy()
+        _, got = jax.jvp(lambda a: jax_pool2d(jax, "max", a, **case), (x,), (t,))
+        np.testing.assert_array_equal(got, want)
 
 
 def test_windows_of_equal_values_route_to_their_first_element():

@@ -8,7 +8,7 @@ func.func @f(%x: tensor<3xf64>) -> tensor<f64> {
   %0 = "tad.reduce_sum"(%x) {dimensions = array<i64: 0>} : (tensor<3xf64>) -> tensor<f64>
   return %0 : tensor<f64>
 }
-// expected-error @+1 {{@f_d declares both tad.vjp and tad.jvp: a function is one derivative}}
+// expected-error @+1 {{@f_d declares both tad.vjp and tad.jvp: a function is one transformation}}
 func.func private @f_d(tensor<3xf64>, tensor<f64>) -> (tensor<f64>, tensor<3xf64>)
     attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}, tad.jvp = {of = @f, wrt = array<i64: 0>}}
 

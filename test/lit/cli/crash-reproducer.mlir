@@ -16,7 +16,7 @@
 // A reproducer path that cannot be written is an error before anything runs:
 // RUN: not autodiff-opt %s --cse --mlir-pass-pipeline-crash-reproducer=%t.missing/r.mlir 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
 
-// ERR:      crash-reproducer.mlir:[[# @LINE + 27]]:1: error: wrt index 2 is out of range
+// ERR:      crash-reproducer.mlir:[[# @LINE + 25]]:1: error: wrt index 2 is out of range
 // ERR:      crash-reproducer.mlir: error: Failures have been detected while processing an MLIR pass pipeline
 // ERR-NEXT: crash-reproducer.mlir: note: Pipeline failed: reproducer generated at `{{.*}}repro.mlir`
 // ERR-NOT:  error
