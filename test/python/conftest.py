@@ -1,34 +1,50 @@
-"""Fixtures shared by the test modules: JAX, the reference of the NN parity tests."""
+"""Fixtures shared by the test modules: JAX, the NN parity tests' reference, in a worker process."""
 
 from __future__ import annotations
 
-import pytest
+import concurrent.futures
+import multiprocessing
 
-# The reference's settings: float64 arrays, and XLA compiling fast rather than
-# well (each reference runs once, on small arrays, so compiling dominates).
-JAX_SETTINGS = {"jax_enable_x64": True, "jax_disable_most_optimizations": True}
+import numpy as np
+import pytest
 
 
 def pytest_configure(config):
-    # Once its CPU backend has started, JAX warns on every os.fork(), and
-    # tensorad forks a child for every pass pipeline (crash isolation). The
-    # child runs MLIR passes only and exits; the warning is for a child that
-    # goes on using JAX. Without this filter every later compilation warns.
+    # Once its CPU backend has started (the benchmarks' JAX peer starts it in
+    # this process), JAX warns on every os.fork(), and tensorad forks a child
+    # for every pass pipeline (crash isolation). The child runs MLIR passes
+    # only and exits; the warning is for a child that goes on using JAX.
     config.addinivalue_line("filterwarnings", r"ignore:os\.fork\(\) was called:RuntimeWarning")
 
 
-@pytest.fixture(scope="module")
-def jax():
-    """JAX on CPU, set up for the module's tests and restored after.
-
-    ``jax`` and ``jaxlib`` are pinned in the ``test`` extra (CPU builds: no
-    GPU needed). Other modules (the benchmarks' JAX peer) keep JAX's defaults.
-    """
+def _start_jax() -> None:
+    """The worker's settings: float64 arrays, and XLA compiling fast rather than well."""
     import jax
 
-    saved = {name: jax.config.read(name) for name in JAX_SETTINGS}
-    for name, value in JAX_SETTINGS.items():
-        jax.config.update(name, value)
-    yield jax
-    for name, value in saved.items():
-        jax.config.update(name, value)
+    jax.config.update("jax_enable_x64", True)
+    # Each reference runs once or twice, on small arrays: compiling dominates.
+    jax.config.update("jax_disable_most_optimizations", True)
+
+
+def _call(function, args, kwargs):
+    import jax
+
+    return jax.tree.map(np.asarray, function(jax, *args, **kwargs))
+
+
+@pytest.fixture(scope="session")
+def jax_reference():
+    """``jax_reference(function, *args, **kwargs)``: ``function(jax, *args, **kwargs)``, in numpy.
+
+    ``function`` is a module-level function (it is pickled by name) and runs
+    in a worker process that has JAX in float64 on CPU (``jax`` and ``jaxlib``
+    are pinned in the ``test`` extra: CPU builds, no GPU needed). JAX stays
+    out of the test process: XLA's memory (hundreds of MB after a few hundred
+    compilations) would make each of tensorad's forks slower, which slows
+    every later test by a fifth.
+    """
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=context,
+                                                initializer=_start_jax) as worker:
+        yield lambda function, *args, **kwargs: worker.submit(_call, function, args,
+                                                              kwargs).result()

@@ -113,13 +113,19 @@ def value_and_grads(vjp, jit, conv, kwargs):
 
 @functools.lru_cache(maxsize=None)
 def jax_value_and_grads(jax, attributes: tuple):
-    """The JAX reference of ``value_and_grads`` for ``dict(attributes)``, jitted once."""
+    """JAX's ``value_and_grads`` for ``dict(attributes)``, jitted once (in the JAX worker)."""
     return value_and_grads(jax.vjp, jax.jit, functools.partial(jax_conv2d, jax), dict(attributes))
+
+
+def jax_conv2d_and_grads(jax, attributes: tuple, x, w, ct):
+    """``jax_value_and_grads`` at ``(x, w, ct)``; for ``jax_reference``."""
+    return jax_value_and_grads(jax, attributes)(x, w, ct)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("data_shape, weight_shape, kwargs", CASES)
-def test_conv2d_and_backward_ops_match_numpy_and_jax(jax, data_shape, weight_shape, kwargs, dtype):
+def test_conv2d_and_backward_ops_match_numpy_and_jax(jax_reference, data_shape, weight_shape,
+                                                     kwargs, dtype):
     x = RNG.standard_normal(data_shape).astype(dtype)
     w = RNG.standard_normal(weight_shape).astype(dtype)
     want = conv2d_reference(x, w, **kwargs)
@@ -127,8 +133,8 @@ def test_conv2d_and_backward_ops_match_numpy_and_jax(jax, data_shape, weight_sha
     out, (dx, dw) = value_and_grads(ta.vjp, ta.jit, conv2d, kwargs)(x, w, ct)
     # JAX computes in float64 for both dtypes (one compilation per case): a
     # float32 result is compared with the exact one of its float32 inputs.
-    reference = jax_value_and_grads(jax, tuple(sorted(kwargs.items())))
-    theirs, (dx_want, dw_want) = reference(*(a.astype(np.float64) for a in (x, w, ct)))
+    theirs, (dx_want, dw_want) = jax_reference(jax_conv2d_and_grads, tuple(sorted(kwargs.items())),
+                                               *(a.astype(np.float64) for a in (x, w, ct)))
     tol = dict(rtol=1e-5, atol=1e-5) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
     assert out.dtype == dtype and out.shape == want.shape
     np.testing.assert_allclose(out, want, **tol, err_msg="value vs numpy")
@@ -231,13 +237,13 @@ def test_hessian_through_all_three_ops():
         np.testing.assert_allclose(hessian(p), numeric, rtol=1e-6, atol=1e-7)
 
 
-def test_argument_conventions(jax):
+def test_argument_conventions(jax_reference):
     x, w, bias = RNG.standard_normal((2, 4, 6, 6)), RNG.standard_normal((6, 4, 3, 3)), \
         RNG.standard_normal(6)
     run = ta.jit(lambda x, w, b: (conv2d(x, w, b, stride=2, padding=1, dilation=1),
                                   conv2d(x, w, b, stride=(2, 2), padding=(1, 1), dilation=(1, 1)),
                                   conv2d(x, w, b, stride=2, padding=(1, 1, 1, 1))))
-    want = jax_conv2d(jax, x, w, stride=2, padding=1) + bias[:, None, None]
+    want = jax_reference(jax_conv2d, x, w, stride=2, padding=1) + bias[:, None, None]
     for got in run(x, w, bias):
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
 

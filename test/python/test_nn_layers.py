@@ -186,39 +186,57 @@ def test_affine_parameters_of_the_wrong_shape_are_rejected():
 # JAX as a second reference: values and gradients
 # ----------------------------------------------------------------------------
 
-def jax_cases(jax):
-    """name: (tensorad function, JAX function), both of a dict of parameters."""
+# name: tensorad function of a dict of parameters; ``jax_cases`` has JAX's under the same names.
+TENSORAD_CASES = {
+    "relu": lambda p: nn.relu(p["x"]),
+    "sigmoid": lambda p: nn.sigmoid(p["x"]),
+    "softplus": lambda p: nn.softplus(p["x"]),
+    "gelu": lambda p: nn.gelu(p["x"]),
+    "softmax": lambda p: nn.softmax(p["x"], axis=1),
+    "log_softmax": lambda p: nn.log_softmax(p["x"], axis=1),
+    "layer_norm": lambda p: nn.layer_norm(p["x"], p["w_last"], p["b_last"]),
+    "batch_norm": lambda p: nn.batch_norm(p["x"], p["w"], p["b"]),
+}
+
+
+def jax_cases(jax) -> dict:
+    """name: the JAX function of ``TENSORAD_CASES[name]``."""
     jnn = jax.nn
     per_channel = (-1, 1, 1)  # the affine parameters of batch_norm, against (N, C, H, W)
     return {
-        "relu": (lambda p: nn.relu(p["x"]), lambda p: jnn.relu(p["x"])),
-        "sigmoid": (lambda p: nn.sigmoid(p["x"]), lambda p: jnn.sigmoid(p["x"])),
-        "softplus": (lambda p: nn.softplus(p["x"]), lambda p: jnn.softplus(p["x"])),
-        "gelu": (lambda p: nn.gelu(p["x"]), lambda p: jnn.gelu(p["x"], approximate=True)),
-        "softmax": (lambda p: nn.softmax(p["x"], axis=1), lambda p: jnn.softmax(p["x"], axis=1)),
-        "log_softmax": (lambda p: nn.log_softmax(p["x"], axis=1),
-                        lambda p: jnn.log_softmax(p["x"], axis=1)),
-        "layer_norm": (lambda p: nn.layer_norm(p["x"], p["w_last"], p["b_last"]),
-                       lambda p: jnn.standardize(p["x"], axis=-1) * p["w_last"] + p["b_last"]),
-        "batch_norm": (lambda p: nn.batch_norm(p["x"], p["w"], p["b"]),
-                       lambda p: jnn.standardize(p["x"], axis=(0, 2, 3))
-                       * p["w"].reshape(per_channel) + p["b"].reshape(per_channel)),
+        "relu": lambda p: jnn.relu(p["x"]),
+        "sigmoid": lambda p: jnn.sigmoid(p["x"]),
+        "softplus": lambda p: jnn.softplus(p["x"]),
+        "gelu": lambda p: jnn.gelu(p["x"], approximate=True),
+        "softmax": lambda p: jnn.softmax(p["x"], axis=1),
+        "log_softmax": lambda p: jnn.log_softmax(p["x"], axis=1),
+        "layer_norm": lambda p: jnn.standardize(p["x"], axis=-1) * p["w_last"] + p["b_last"],
+        "batch_norm": lambda p: jnn.standardize(p["x"], axis=(0, 2, 3))
+        * p["w"].reshape(per_channel) + p["b"].reshape(per_channel),
     }
 
 
-def test_values_and_gradients_match_jax(rng, jax):
+def jax_values_and_grads(jax, params: dict, cotangent):
+    """Every JAX case at ``params``, and its gradients of ``sum(case * cotangent)``.
+
+    For ``jax_reference``: it runs in the JAX worker.
+    """
+    cases = jax_cases(jax)
+    return jax.jit(lambda p: ({name: f(p) for name, f in cases.items()},
+                              {name: jax.vjp(f, p)[1](cotangent)[0]
+                               for name, f in cases.items()}))(params)
+
+
+def test_values_and_gradients_match_jax(rng, jax_reference):
     params = {"x": rng.standard_normal((4, 3, 5, 2)) * 3.0, "w": rng.standard_normal(3),
               "b": rng.standard_normal(3), "w_last": rng.standard_normal(2),
               "b_last": rng.standard_normal(2)}
-    cases = jax_cases(jax)
     cotangent = rng.standard_normal(params["x"].shape)
-    want_values, want_grads = jax.jit(lambda p: (
-        {name: theirs(p) for name, (_, theirs) in cases.items()},
-        {name: jax.vjp(theirs, p)[1](cotangent)[0] for name, (_, theirs) in cases.items()}))(params)
-    got_values = run_all({name: ours for name, (ours, _) in cases.items()}, params)
+    want_values, want_grads = jax_reference(jax_values_and_grads, params, cotangent)
+    got_values = run_all(TENSORAD_CASES, params)
     got_grads = run_all({name: ta.grad(lambda p, f=ours: (f(p) * cotangent).sum())
-                         for name, (ours, _) in cases.items()}, params)
-    for name in cases:
+                         for name, ours in TENSORAD_CASES.items()}, params)
+    for name in TENSORAD_CASES:
         np.testing.assert_allclose(got_values[name], want_values[name], rtol=1e-10, atol=1e-12,
                                    err_msg=name)
         for k in params:

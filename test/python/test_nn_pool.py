@@ -129,27 +129,49 @@ def jax_pool2d(jax, kind: str, x, kernel_size, stride, padding=0, dilation=1, ce
 
 
 def value_and_grad(jit, grad, pool):
-    """``jit`` of ``(x, r) -> (pool(x), gradient of sum(pool(x) * r))``, differentiated by ``grad``."""
+    """``jit`` of ``(x, r) -> (pool(x), gradient of sum(pool(x) * r))``, by ``grad``."""
     return jit(lambda a, r: (pool(a), grad(lambda b: (pool(b) * r).sum())(a)))
 
 
 @functools.lru_cache(maxsize=None)
 def jax_value_and_grad(jax, kind: str, attributes: tuple):
-    """The JAX reference of ``value_and_grad`` for the case ``dict(attributes)``, jitted once."""
+    """JAX's ``value_and_grad`` for the case ``dict(attributes)``, jitted once (in the worker)."""
     return value_and_grad(jax.jit, jax.grad, lambda a: jax_pool2d(jax, kind, a, **dict(attributes)))
 
 
-def assert_matches_jax(jax, kind: str, case: dict, x: np.ndarray) -> None:
+def jax_pool2d_and_grad(jax, kind: str, attributes: tuple, x, r):
+    """``jax_value_and_grad`` at ``(x, r)``; for ``jax_reference``."""
+    return jax_value_and_grad(jax, kind, attributes)(x, r)
+
+
+def jax_max_pool2d_jvp(jax, attributes: tuple, x, t):
+    """The tangent of JAX's max pooling at ``x`` along ``t``; for ``jax_reference``."""
+    pool = functools.partial(jax_pool2d, jax, "max", **dict(attributes))
+    return jax.jit(lambda a, b: jax.jvp(pool, (a,), (b,))[1])(x, t)
+
+
+def frozen(case: dict) -> tuple:
+    """A case as a hashable (and picklable) tuple of its items."""
+    return tuple(sorted(case.items()))
+
+
+def output_shape(case: dict) -> tuple:
+    """The shape of a case's pooling of a ``SHAPE`` input."""
+    return SHAPE[:2] + tuple(pooled_size(n, case["kernel_size"], case["stride"], case["padding"],
+                                         case.get("dilation", 1), case["ceil_mode"])
+                             for n in SHAPE[2:])
+
+
+def assert_matches_jax(jax_reference, kind: str, case: dict, x: np.ndarray) -> None:
     """The value and the gradient of ``sum(pool(x) * r)`` (r random) agree with JAX's.
 
     JAX computes in float64 for both dtypes (one compilation per case): a
     float32 result is compared with the exact one of its float32 inputs.
     """
-    reference = jax_value_and_grad(jax, kind, tuple(sorted(case.items())))
     ours = {"max": max_pool2d, "avg": avg_pool2d}[kind]
-    pooled = jax.eval_shape(lambda a: jax_pool2d(jax, kind, a, **case), x)
-    r = RNG.standard_normal(pooled.shape).astype(x.dtype)
-    want, want_grad = reference(x.astype(np.float64), r.astype(np.float64))
+    r = RNG.standard_normal(output_shape(case)).astype(x.dtype)
+    want, want_grad = jax_reference(jax_pool2d_and_grad, kind, frozen(case), x.astype(np.float64),
+                                    r.astype(np.float64))
     got, grad = value_and_grad(ta.jit, ta.grad, lambda a: ours(a, **case))(x, r)
     tol = dict(rtol=1e-6, atol=1e-6) if x.dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(got, want, **tol, err_msg="value")
@@ -157,25 +179,23 @@ def assert_matches_jax(jax, kind: str, case: dict, x: np.ndarray) -> None:
 
 
 @pytest.mark.parametrize("case, dtype", in_both_dtypes(MAX_CASES))
-def test_max_pool2d_matches_jax_on_ties(jax, case, dtype):
-    assert_matches_jax(jax, "max", case, with_ties(dtype))
+def test_max_pool2d_matches_jax_on_ties(jax_reference, case, dtype):
+    assert_matches_jax(jax_reference, "max", case, with_ties(dtype))
 
 
 @pytest.mark.parametrize("case, dtype", in_both_dtypes(AVG_CASES))
-def test_avg_pool2d_matches_jax(jax, case, dtype):
-    assert_matches_jax(jax, "avg", case, RNG.standard_normal(SHAPE).astype(dtype))
+def test_avg_pool2d_matches_jax(jax_reference, case, dtype):
+    assert_matches_jax(jax_reference, "avg", case, RNG.standard_normal(SHAPE).astype(dtype))
 
 
 @pytest.mark.parametrize("case", MAX_CASES[::3], ids=case_id)
-def test_max_pool2d_jvp_takes_the_first_maximum(jax, case):
+def test_max_pool2d_jvp_takes_the_first_maximum(jax_reference, case):
     x, t = with_ties(np.float64), RNG.standard_normal(SHAPE)
-    _, want = jax.jit(lambda a, b: jax.jvp(lambda c: jax_pool2d(jax, "max", c, **case),
-                                           (a,), (b,)))(x, t)
     _, got = ta.jvp(lambda a: max_pool2d(a, **case), (x,), (t,))
-    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(got, jax_reference(jax_max_pool2d_jvp, frozen(case), x, t))
 
 
-def test_jax_reference_matches_torch(jax):
+def test_jax_reference_matches_torch(jax_reference):
     # The JAX reference rebuilds PyTorch's semantics (ceil_mode's output size,
     # avg's divisors, routing on ties); PyTorch checks it where it is installed
     # (it is not in the test extra: its wheels pull in CUDA).
@@ -188,7 +208,7 @@ def test_jax_reference_matches_torch(jax):
         want = getattr(F, f"{kind}_pool2d")(xt, **case)
         r = RNG.standard_normal(tuple(want.shape))
         (want * torch.tensor(r)).sum().backward()
-        got, grad = jax_value_and_grad(jax, kind, tuple(sorted(case.items())))(x, r)
+        got, grad = jax_reference(jax_pool2d_and_grad, kind, frozen(case), x, r)
         np.testing.assert_allclose(got, want.detach().numpy(), rtol=1e-12, atol=1e-12, err_msg=kind)
         np.testing.assert_allclose(grad, xt.grad.numpy(), rtol=1e-12, atol=1e-12, err_msg=kind)
     fwad = torch.autograd.forward_ad
@@ -197,7 +217,7 @@ def test_jax_reference_matches_torch(jax):
         with fwad.dual_level():
             dual = fwad.make_dual(torch.tensor(x), torch.tensor(t))
             want = fwad.unpack_dual(F.max_pool2d(dual, **case)).tangent.numpy()
-        _, got = jax.jvp(lambda a: jax_pool2d(jax, "max", a, **case), (x,), (t,))
+        got = jax_reference(jax_max_pool2d_jvp, frozen(case), x, t)
         np.testing.assert_array_equal(got, want)
 
 
