@@ -6,8 +6,9 @@ not (it does not depend on a mapped input, and is computed once). An op
 without batched operands is copied; one with batched operands is batched by
 the rule of its record (:mod:`tensorad.dialects.batching`), by its trait
 (ELEMENTWISE, MARKER), by the rules here for ``scf.for``, ``scf.if`` and
-``func.call``, or, for anything else, by a loop over the rows that runs the
-original op on each row: slower, never wrong.
+``func.call`` (registered on their records), or, for anything else, by a
+loop over the rows that runs the original op on each row: slower, never
+wrong.
 
 * ``scf.for``: the loop carries a batched value wherever its initial value or
   what the body yields is batched (found by trying, at most once per carry);
@@ -44,6 +45,7 @@ from mlir.dialects import arith, func, scf, tensor
 from tensorad.dialects import builder
 from tensorad.dialects.batching import BatchContext, broadcast_batch, elementwise, from_front, to_front, with_batch
 from tensorad.dialects.builder import Val
+from tensorad.dialects.families.control_flow import family as control_flow
 from tensorad.dialects.record import Trait, has_trait, record_of
 
 from .differentiate.activity import captured_values
@@ -89,12 +91,9 @@ class Batcher(BatchContext):
 
     def batched(self, op: ir.Operation, operands: list, batched: list):
         """The results of ``op`` batched (each with its mapped axis first)."""
-        rule = _REGION_RULES.get(op.name) if op.regions or op.name == "func.call" else None
         record = record_of(op)
         results = None
-        if rule is not None:
-            results = rule(self, op, operands, batched)
-        elif record is not None and record.batching is not None:
+        if record is not None and record.batching is not None:
             results = record.batching(self, op, [Val(v) for v in operands], batched)
         elif not op.regions and (has_trait(op, Trait.ELEMENTWISE) or has_trait(op, Trait.MARKER)):
             results = elementwise(self, op, operands, batched)
@@ -183,8 +182,6 @@ def _for_rule(batcher: Batcher, op: ir.Operation, operands: list, batched: list)
                 break
         loop.operation.erase()  # a carry became batched in the body: batch it from the start
         carried = grown
-    for old, new, c in zip(op.results, loop.results, carried):
-        batcher.values[old] = (new, c)
     return _Results(list(loop.results), carried)
 
 
@@ -230,7 +227,12 @@ class _Results(list):
         self.flags = flags
 
 
-_REGION_RULES = {"scf.for": _for_rule, "scf.if": _if_rule, "func.call": _call_rule}
+# The rules of region ops and calls batch what is inside them, so they live
+# beside the batcher; they are registered on the control_flow records like the
+# others (the batcher is the rules' context).
+control_flow.batching("scf.for")(_for_rule)
+control_flow.batching("scf.if")(_if_rule)
+control_flow.batching("func.call")(_call_rule)
 
 
 def build(request: Request, primal: ir.Operation, derive: Callable) -> ir.Operation:
