@@ -32,6 +32,7 @@ from tensorad.dialects import builder
 from . import numpy as tnp
 from . import tree
 from .compiler import Jitted
+from .dtypes import tensor_type
 from .errors import TracingError
 from .tracing import Tracer, current_module, emits_ops, function_name, trace_into, unique_symbol
 
@@ -49,13 +50,8 @@ def stop_gradient(x):
     return tree.tree_map(lambda leaf: Tracer.of(builder.marker("stop_gradient", tnp.asarray(leaf).value)), x)
 
 
-def _tensor_type(shape, dtype) -> ir.RankedTensorType:
-    from .dtypes import to_mlir
-    return ir.RankedTensorType.get(list(shape), to_mlir(dtype))
-
-
 def _call(name: str, operands: Sequence[Tracer], result_avals) -> list:
-    op = func.CallOp([_tensor_type(s, d) for s, d in result_avals], name, [x.value for x in operands])
+    op = func.CallOp([tensor_type(s, d) for s, d in result_avals], name, [x.value for x in operands])
     return [Tracer.of(r) for r in op.results]
 
 
@@ -64,8 +60,8 @@ def _declare(kind: str, of: str, wrt: Sequence[int], inputs, results) -> str:
     module = current_module()
     name = unique_symbol(module, f"{of}_{kind}")
     with ir.InsertionPoint(module.body):
-        decl = func.FuncOp(name, ir.FunctionType.get([_tensor_type(s, d) for s, d in inputs],
-                                                     [_tensor_type(s, d) for s, d in results]),
+        decl = func.FuncOp(name, ir.FunctionType.get([tensor_type(s, d) for s, d in inputs],
+                                                     [tensor_type(s, d) for s, d in results]),
                            visibility="private")
         decl.attributes[f"tad.{kind}"] = ir.DictAttr.get({
             "of": ir.FlatSymbolRefAttr.get(of), "wrt": ir.DenseI64ArrayAttr.get(list(wrt))})

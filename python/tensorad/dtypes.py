@@ -49,6 +49,18 @@ def to_mlir(dtype) -> ir.Type:
     return ir.Type.parse(_MLIR_NAMES[check_supported(dtype).name])
 
 
+def tensor_type(shape, dtype) -> ir.RankedTensorType:
+    """The MLIR tensor type of an array of ``shape`` and numpy ``dtype`` (needs an active context).
+
+    Examples
+    --------
+    >>> with ir.Context(), ir.Location.unknown():
+    ...     str(tensor_type((2, 3), "float64"))
+    'tensor<2x3xf64>'
+    """
+    return ir.RankedTensorType.get(list(shape), to_mlir(dtype))
+
+
 def from_mlir(element_type: ir.Type) -> np.dtype:
     """numpy dtype of an MLIR element type.
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-import numpy as np
 from mlir import ir
 from mlir.dialects import arith, scf, tensor
 
@@ -25,6 +24,7 @@ from tensorad.dialects import builder
 
 from . import numpy as tnp
 from . import tree
+from .dtypes import tensor_type
 from .errors import TracingError
 from .tracing import Tracer, emits_ops, user_line
 
@@ -53,8 +53,7 @@ def _check_same(what: str, expected_tree, expected_avals, got_tree, got_leaves) 
 
 
 def _tensor_types(avals) -> list:
-    from .dtypes import to_mlir
-    return [ir.RankedTensorType.get(list(s), to_mlir(d)) for s, d in avals]
+    return [tensor_type(s, d) for s, d in avals]
 
 
 def _scalar(x: Tracer) -> ir.Value:

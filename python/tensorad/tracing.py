@@ -416,7 +416,7 @@ def trace_into(module: ir.Module, fun: Callable, in_avals: Sequence[tuple],
     """
     with TraceState.context(), function_location(fun):
         name = unique_symbol(module, name or function_name(fun), public=not private)
-        arg_types = [ir.RankedTensorType.get(list(shape), dtypes.to_mlir(dt)) for shape, dt in in_avals]
+        arg_types = [dtypes.tensor_type(shape, dt) for shape, dt in in_avals]
         with ir.InsertionPoint(module.body):
             fn = func.FuncOp(name, ir.FunctionType.get(arg_types, []))
             if private:

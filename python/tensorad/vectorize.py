@@ -71,10 +71,6 @@ def _normalized(axis, ndim: int, what: str) -> int:
     return axis % (ndim + 1) if axis < 0 else axis
 
 
-def _tensor_type(shape, dtype) -> ir.RankedTensorType:
-    return ir.RankedTensorType.get(list(shape), dtypes.to_mlir(dtype))
-
-
 def _batched_call(fun: Callable, in_axes, out_axes, axis_size, args: tuple):
     """Trace ``fun`` on one example of ``args``, declare its vmap and call it (inside a trace)."""
     leaves, in_tree = tree.flatten(args)
@@ -101,8 +97,8 @@ def _batched_call(fun: Callable, in_axes, out_axes, axis_size, args: tuple):
     out_axes_leaves = _out_axes_per_leaf(out_axes, tree.unflatten(out_tree, [0] * len(out_avals)))
     outs = [_normalized(a, len(s), "out_axes") for a, (s, _) in zip(out_axes_leaves, out_avals)]
     all_in = axes + [-1] * len(captured)
-    in_types = [_tensor_type(x.shape, x.dtype) for x in inputs] + [v.type for v in captured]
-    out_types = [_tensor_type(s[:a] + (size,) + s[a:] if a != -1 else s, d) for (s, d), a in zip(out_avals, outs)]
+    in_types = [dtypes.tensor_type(x.shape, x.dtype) for x in inputs] + [v.type for v in captured]
+    out_types = [dtypes.tensor_type(s[:a] + (size,) + s[a:] if a != -1 else s, d) for (s, d), a in zip(out_avals, outs)]
     declared = unique_symbol(module, f"{name}_vmap")
     with ir.InsertionPoint(module.body):
         decl = func.FuncOp(declared, ir.FunctionType.get(in_types, out_types), visibility="private")
