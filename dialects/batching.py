@@ -106,3 +106,26 @@ def elementwise(ctx: BatchContext, op: ir.Operation, operands: Sequence, batched
     shapes = [tuple(r.type.shape) if isinstance(r.type, ir.RankedTensorType) else () for r in op.results]
     rows = [broadcast_batch(x, b, size, shapes[0]) for x, b in zip(operands, batched)]
     return recreate(op, rows, [with_batch(r.type, size) for r in op.results])
+
+
+def fold_into_leading(ctx: BatchContext, op: ir.Operation, operands: Sequence, batched: Sequence[bool],
+                      folded: Sequence[int]) -> list | None:
+    """Batch an op that maps its operands' leading (NCHW ``N``) dim independently: merge the rows into ``N``.
+
+    The operands at ``folded`` and every result lead with ``N``; each folded
+    operand becomes ``size * N`` rows (an unbatched one repeated), the op runs
+    once, and its results split back into ``(size, N, ...)``. ``None`` (the
+    pass's row loop) when an operand outside ``folded`` is batched: a weight
+    per row is another op.
+    """
+    if any(b for i, b in enumerate(batched) if i not in folded):
+        return None
+    size = ctx.size
+    merged = list(operands)
+    for i in folded:
+        rows = broadcast_batch(operands[i], batched[i], size)
+        merged[i] = builder.reshape(rows, (size * rows.shape[1],) + tuple(rows.shape[2:]))
+    result_types = [ir.RankedTensorType.get([size * r.type.shape[0]] + list(r.type.shape[1:]), r.type.element_type)
+                    for r in op.results]
+    return [builder.reshape(r, (size,) + tuple(t.type.shape))
+            for r, t in zip(recreate(op, merged, result_types), op.results)]

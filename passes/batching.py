@@ -17,6 +17,11 @@ wrong.
   branches (when they are pure) and selects per row, as JAX does.
 * ``func.call``: calls the vmap of the callee (declared and defined once).
 
+An op whose rows cannot be stacked (a result of dynamic shape, such as the
+tape of a ``scf.while`` in a derivative: each row may run its own number of
+iterations) makes the whole function batched by a loop over the rows that
+calls the mapped function on each.
+
 Examples
 --------
 >>> from mlir import ir
@@ -106,9 +111,9 @@ class Batcher(BatchContext):
     def row_loop(self, op: ir.Operation, operands: list, batched: list) -> list:
         """Run ``op`` once per row of its batched operands, stacking its results."""
         for r in op.results:
-            if not isinstance(r.type, (ir.RankedTensorType, ir.FloatType, ir.IntegerType, ir.IndexType)):
-                raise DerivativeError(op.location, f"tad-batch: cannot stack results of type {r.type} "
-                                      f"of '{op.name}' over the mapped axis")
+            if not _stackable(r.type):
+                raise Unstackable(op.location, f"tad-batch: cannot stack results of type {r.type} "
+                                  f"of '{op.name}' over the mapped axis")
         stacks = [_empty(with_batch(r.type, self.size)) for r in op.results]
         loop = scf.ForOp(_index(0), _index(self.size), _index(1), stacks)
         with ir.InsertionPoint(loop.body):
@@ -122,6 +127,17 @@ class Batcher(BatchContext):
             _replace_operands(clone, rows)
             scf.YieldOp([_insert_row(stack, r, i) for stack, r in zip(loop.inner_iter_args, clone.results)])
         return list(loop.results)
+
+
+class Unstackable(DerivativeError):
+    """An op's results cannot be stacked row by row (their type has no fixed shape)."""
+
+
+def _stackable(t: ir.Type) -> bool:
+    """Whether values of type ``t`` stack into a tensor (a tensor of static shape, or a scalar)."""
+    if isinstance(t, ir.RankedTensorType):
+        return t.has_static_shape
+    return isinstance(t, (ir.FloatType, ir.IntegerType, ir.IndexType))
 
 
 def _index(value: int) -> ir.Value:
@@ -212,6 +228,58 @@ def _if_rule(batcher: Batcher, op: ir.Operation, operands: list, batched: list):
     return results
 
 
+def _while_rule(batcher: Batcher, op: ir.Operation, operands: list, batched: list):
+    """A masked loop: it runs while the condition holds for any row; rows whose condition failed keep their carry.
+
+    Every carry is batched, and one more carry holds each row's condition,
+    evaluated before the loop and after each step; the body's new carry is
+    selected only for the rows still running (as JAX batches ``while_loop``).
+    The condition region forwards its arguments unchanged, so reverse mode
+    differentiates the masked loop as any other. The body runs on finished
+    rows too, so it must be pure, the condition must forward the before
+    region's arguments unchanged (as ``lax.while_loop`` does) and the carries
+    must have static shapes (not a derivative's tape); otherwise: the row loop.
+    """
+    before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    condition = list(before.operations)[-1]
+    if list(condition.operands)[1:] != list(before.arguments) or \
+            not all(_stackable(v.type) for v in op.operands) or \
+            not all(is_pure(inner) or has_trait(inner, Trait.TERMINATOR)
+                    for block in (before, after) for inner in block.operations):
+        return None
+    size = batcher.size
+
+    def rows_running(carries: list) -> Val:
+        """The condition of every row for ``carries`` (the before region batched at the insertion point)."""
+        for old, new in zip(before.arguments, carries):
+            batcher.values[old] = (new, True)
+        batcher.ops(list(before.operations)[:-1])
+        return broadcast_batch(*batcher.values[condition.operands[0]], size)
+
+    inits = [broadcast_batch(v, b, size) for v, b in zip(operands, batched)]
+    inits.append(rows_running(inits))
+    types = [v.type for v in inits]
+    loop = scf.WhileOp(types, inits)
+    location = ir.Location.current
+    new_before = ir.Block.create_at_start(loop.before, types, [location] * len(types))
+    new_after = ir.Block.create_at_start(loop.after, types, [location] * len(types))
+    with ir.InsertionPoint(new_before):
+        i32 = ir.IntegerType.get_signless(32)
+        running = builder.greater(builder.reduce("max", builder.convert(new_before.arguments[-1], i32), [0]),
+                                  builder.zeros((), i32))
+        scf.ConditionOp(tensor.ExtractOp(running, []).result, list(new_before.arguments))
+    with ir.InsertionPoint(new_after):
+        carries, mask = list(new_after.arguments)[:-1], new_after.arguments[-1]
+        for old, new in zip(after.arguments, carries):
+            batcher.values[old] = (new, True)
+        batcher.ops(list(after.operations)[:-1])
+        yielded = [broadcast_batch(*batcher.values[v], size) for v in list(after.operations)[-1].operands]
+        kept = [builder.select(broadcast_batch(mask, True, size, tuple(new.type.shape)[1:]), new, old)
+                for new, old in zip(yielded, carries)]
+        scf.YieldOp(kept + [builder.select(mask, rows_running(kept), mask)])
+    return list(loop.results)[:-1]
+
+
 def _call_rule(batcher: Batcher, op: ir.Operation, operands: list, batched: list):
     callee = op.attributes["callee"].value
     in_axes = tuple(0 if b else -1 for b in batched)
@@ -232,6 +300,7 @@ class _Results(list):
 # others (the batcher is the rules' context).
 control_flow.batching("scf.for")(_for_rule)
 control_flow.batching("scf.if")(_if_rule)
+control_flow.batching("scf.while")(_while_rule)
 control_flow.batching("func.call")(_call_rule)
 
 
@@ -242,15 +311,59 @@ def build(request: Request, primal: ir.Operation, derive: Callable) -> ir.Operat
     ------
     DerivativeError
         At the return of ``primal``, when a result with ``out_axes = -1``
-        depends on a mapped input.
+        depends on a mapped input; when a result of ``primal`` has no fixed
+        shape.
     """
     declared = request.function_type
     size = next(t.shape[a] for t, a in zip(declared.inputs, request.in_axes) if a != -1)
-    fn = func.FuncOp(request.name, declared, ip=ir.InsertionPoint(request.decl))
+    fn = _function(request)
+    try:
+        _batch_ops(request, primal, derive, size, fn)
+    except Unstackable as err:
+        # A value inside has rows of different shapes: map the whole function row by row instead.
+        fn.operation.erase()
+        if -1 in request.out_axes:
+            raise DerivativeError(err.location, f"{err} (needed to batch @{request.of}, which has a result "
+                                  "with out_axes -1 (None))") from None
+        fn = _function(request)
+        _loop_over_rows(request, primal, size, fn)
+    request.decl.erase()
+    _batch_custom_rules(request, primal, fn.operation, size, derive)
+    return fn.operation
+
+
+def _function(request: Request) -> func.FuncOp:
+    """An empty definition of ``request``'s declaration, just before it."""
+    fn = func.FuncOp(request.name, request.function_type, ip=ir.InsertionPoint(request.decl))
     for name in request.decl.attributes:
         if name not in ("sym_name", "function_type"):
             fn.attributes[name] = request.decl.attributes[name]
-    entry = fn.add_entry_block()
+    fn.add_entry_block()
+    return fn
+
+
+def _loop_over_rows(request: Request, primal: ir.Operation, size: int, fn: func.FuncOp) -> None:
+    """The body of ``fn``: ``@primal`` called on each row, its results stacked."""
+    results = list(ir.TypeAttr(primal.attributes["function_type"]).value.results)
+    if not all(_stackable(t) for t in results):
+        raise DerivativeError(primal.location, f"tad-batch: cannot stack the results of @{request.of} over the "
+                              "mapped axis (a result has no fixed shape)")
+    entry = fn.entry_block
+    inputs = ir.TypeAttr(primal.attributes["function_type"]).value.inputs
+    with ir.InsertionPoint(entry):
+        mapped = [to_front(x, a) if a != -1 else None for x, a in zip(entry.arguments, request.in_axes)]
+        loop = scf.ForOp(_index(0), _index(size), _index(1), [_empty(with_batch(t, size)) for t in results])
+        with ir.InsertionPoint(loop.body):
+            i = loop.induction_variable
+            rows = [x if m is None else _row(m, t, i) for x, m, t in zip(entry.arguments, mapped, inputs)]
+            call = func.CallOp(results, request.of, rows)
+            scf.YieldOp([_insert_row(stack, r, i) for stack, r in zip(loop.inner_iter_args, call.results)])
+        func.ReturnOp([from_front(stack, a) for stack, a in zip(loop.results, request.out_axes)])
+
+
+def _batch_ops(request: Request, primal: ir.Operation, derive: Callable, size: int, fn: func.FuncOp) -> None:
+    """The body of ``fn``: the ops of ``primal`` batched one by one."""
+    entry = fn.entry_block
     body = primal.regions[0].blocks[0]
     batcher = Batcher(size, derive)
     with ir.InsertionPoint(entry):
@@ -269,5 +382,56 @@ def build(request: Request, primal: ir.Operation, derive: Callable) -> ir.Operat
             else:
                 results.append(from_front(broadcast_batch(new, b, size), axis))
         func.ReturnOp(results)
-    request.decl.erase()
-    return fn.operation
+
+
+def _batch_custom_rules(request: Request, primal: ir.Operation, fn: ir.Operation, size: int,
+                        derive: Callable) -> None:
+    """Give the batched ``fn`` the batched counterpart of ``primal``'s custom derivative rule.
+
+    Without it, differentiating the batched function would use the rules of
+    the ops inside it, not the user's. A ``custom_jvp`` rule is batched like
+    the function (tangents mapped as their inputs). A ``custom_vjp`` backward
+    function is batched with the cotangents mapped; the gradient of an
+    unmapped input is then summed over the mapped axis.
+    """
+    kinds = [k for k in ("tad.custom_jvp", "tad.custom_vjp") if k in primal.attributes]
+    if not kinds:
+        return
+    if any(axis != 0 for axis in request.out_axes):
+        raise DerivativeError(fn.location, f"vmap of @{request.of}, which has a custom derivative rule, "
+                              "needs out_axes 0 for every result")
+    rule_name = primal.attributes[kinds[0]].value
+    primal_type = primal.attributes["function_type"].value
+    rule_inputs = len(_function_named(fn, rule_name).attributes["function_type"].value.inputs)
+    in_axes = tuple(request.in_axes)
+    if kinds[0] == "tad.custom_jvp":
+        rule_axes = in_axes + in_axes[:rule_inputs - len(in_axes)]
+        name, _ = derive("vmap", rule_name, rule_axes, (size,))
+    else:
+        name, bwd_type = derive("vmap", rule_name, in_axes + (0,) * len(primal_type.results), (size,))
+        name = _summing_wrapper(fn, name, bwd_type, in_axes)
+    fn.attributes[kinds[0]] = ir.FlatSymbolRefAttr.get(name)
+
+
+def _function_named(fn: ir.Operation, name: str) -> ir.Operation:
+    """The function ``@name`` of the module holding ``fn`` (found by a scan: the module is mid-rewrite)."""
+    return next(op.operation for op in fn.parent.regions[0].blocks[0].operations
+                if op.operation.name == "func.func" and op.attributes["sym_name"].value == name)
+
+
+def _summing_wrapper(fn: ir.Operation, bwd: str, bwd_type: ir.FunctionType, in_axes: tuple) -> str:
+    """A function calling the batched backward function ``@bwd`` and putting each gradient on its input's axis.
+
+    ``@bwd`` returns every gradient mapped on axis 0; an unmapped input's
+    gradient is the sum of its rows, a mapped one's moves to the input's axis.
+    """
+    name = f"{fn.attributes['sym_name'].value}_bwd"
+    inputs = list(fn.attributes["function_type"].value.inputs)
+    wrapper = func.FuncOp(name, ir.FunctionType.get(list(bwd_type.inputs), inputs), ip=ir.InsertionPoint(fn))
+    wrapper.attributes["sym_visibility"] = ir.StringAttr.get("private")
+    block = wrapper.add_entry_block()
+    with ir.InsertionPoint(block), fn.location:
+        grads = func.CallOp(list(bwd_type.results), bwd, list(block.arguments)).results
+        func.ReturnOp([builder.sum(g, [0]) if axis == -1 else from_front(g, axis)
+                       for g, axis in zip(grads, in_axes)])
+    return name

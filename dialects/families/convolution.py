@@ -87,6 +87,7 @@ from mlir.dialects import arith, scf, tensor
 
 from .. import builder
 from .. import linalg_builder as linalg
+from ..batching import fold_into_leading
 from ..builder import Val
 from ..derivatives import RuleContext, sum_contributions
 from ..record import Family, Trait
@@ -490,3 +491,10 @@ def _register_rules(name: str, result: str) -> None:
 _register_rules("tad.conv2d", "output")
 _register_rules("tad.conv2d_backward_data", "data")
 _register_rules("tad.conv2d_backward_filter", "weight")
+
+
+# Batching (tad-batch): rows of the data are more images of the batch ``N``. A
+# weight per row (or the filter gradient, which sums over ``N``) takes the row loop.
+@family.batching("tad.conv2d", "tad.conv2d_backward_data")
+def _conv_batch(ctx, op, operands, batched):
+    return fold_into_leading(ctx, op, operands, batched, (0,))

@@ -78,6 +78,7 @@ from mlir.dialects import affine, arith, scf, tensor
 
 from .. import builder
 from .. import linalg_builder as linalg
+from ..batching import fold_into_leading
 from ..builder import Val
 from ..derivatives import RuleContext, deflinear
 from ..record import Family, Trait
@@ -546,3 +547,9 @@ deflinear(family, "tad.avg_pool2d",
 deflinear(family, "tad.avg_pool2d_backward",
           lambda c, ts: None if ts[0] is None else _avg_pool_backward_batched(c, ts[0], c.inputs[1]),
           lambda c, ct: [_avg_pool_batched(c, ct), None])
+
+
+# Batching (tad-batch): rows of the data are more images of the batch ``N``.
+@family.batching("tad.max_pool2d", "tad.avg_pool2d", "tad.max_pool2d_backward", "tad.avg_pool2d_backward")
+def _pool_batch(ctx, op, operands, batched):
+    return fold_into_leading(ctx, op, operands, batched, range(len(operands)))

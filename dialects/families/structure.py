@@ -581,3 +581,17 @@ def _convert_batch(ctx, op, operands, batched):
 def _concat_batch(ctx, op, operands, batched):
     dim = ir.IntegerAttr(op.attributes["dim"]).value
     return [builder.concatenate([broadcast_batch(x, b, ctx.size) for x, b in zip(operands, batched)], dim + 1)]
+
+
+@family.batching("tensor.extract")
+def _extract_batch(ctx, op, operands, batched):
+    """Element ``indices`` of every row: a slice across the rows (a batched scalar is a tensor of the rows)."""
+    if any(batched[1:]):
+        return None  # an index per row: the pass's row loop
+    source, indices = operands[0], list(operands[1:])
+    rank = len(indices)
+    if rank == 0:  # the rows of a 0-d tensor are already the batched scalar
+        return [source]
+    piece = builder.extract_slice(source, ir.RankedTensorType.get([ctx.size], source.element_type),
+                                  [0] + indices, [ctx.size] + [1] * rank, [1] * (rank + 1))
+    return [piece]

@@ -8,7 +8,14 @@ with the rules of the op records (:mod:`tensorad.dialects.families`; those of
 functions are ordinary IR, so they can be differentiated again; a
 declaration may name another declaration as ``of``.
 A function with ``tad.custom_vjp = @bwd`` gets its vjp from ``@bwd``
-(``bwd(inputs..., cotangents...) -> one gradient per input``).
+(``bwd(inputs..., cotangents...) -> one gradient per input``). One with
+``tad.custom_jvp = @rule`` gets both modes from ``@rule(inputs...,
+tangents...) -> (results..., tangents of the results...)``, which takes one
+tangent per leading input (those after them, values a traced function closed
+over, have no tangent): its jvp calls the rule, and its vjp is the transpose of
+the rule's linear map from tangents to output tangents, that is the rule's own
+vjp with respect to its tangents, taken at zero tangents (as JAX transposes a
+``custom_jvp`` rule).
 
 Examples
 --------
@@ -89,6 +96,8 @@ class Generator:
                 fn = self.definers[request.kind](request, primal, self.derive)
             elif request.kind == "vjp" and "tad.custom_vjp" in primal.attributes:
                 fn = self._custom_vjp(request, primal, prefix)
+            elif "tad.custom_jvp" in primal.attributes:
+                fn = self._custom_jvp(request, primal, prefix)
             else:
                 fn = self._copy_of(primal, request)
                 _BUILDERS[request.kind](fn, request, prefix, self.derive)
@@ -141,6 +150,55 @@ class Generator:
         request.decl.erase()
         return fn.operation
 
+    def _custom_jvp(self, request: Request, primal: ir.Operation, prefix: tuple) -> ir.Operation:
+        """Either derivative of @f from its ``tad.custom_jvp = @rule`` (see the module's docstring)."""
+        rule_name = primal.attributes["tad.custom_jvp"].value
+        rule = self.symbols.get(rule_name)
+        primal_type = primal.attributes["function_type"].value
+        inputs, results = list(primal_type.inputs), list(primal_type.results)
+        rule_type = None if rule is None else rule.attributes["function_type"].value
+        with_tangents = 0 if rule_type is None else len(rule_type.inputs) - len(inputs)
+        if rule_type is None or not 0 <= with_tangents <= len(inputs) or \
+                list(rule_type.inputs) != inputs + inputs[:with_tangents] or \
+                list(rule_type.results) != results + results:
+            raise DerivativeError(primal.location, f"tad.custom_jvp of @{request.of} must name a function "
+                                  "taking its inputs and one tangent per input, and returning its results "
+                                  "and one tangent per result")
+        beyond = [i for i in request.wrt if i >= with_tangents]
+        if beyond:
+            raise DerivativeError(request.decl.location, f"the custom_jvp rule of @{request.of} gives no "
+                                  f"tangent for its input {beyond[0]} (a value the function closed over); "
+                                  "pass it to the function as an argument")
+        fn = func.FuncOp(request.name, request.function_type, ip=ir.InsertionPoint(request.decl))
+        for name in request.decl.attributes:
+            if name not in ("sym_name", "function_type"):
+                fn.attributes[name] = request.decl.attributes[name]
+        block = fn.add_entry_block()
+        args = list(block.arguments)
+        primals, given = args[:len(inputs)], args[len(inputs):]
+        with ir.InsertionPoint(block), fn.location:
+            zero_tangents = [tad_ops.zeros(t.shape, t.element_type) for t in inputs[:with_tangents]]
+            if request.kind == "jvp":
+                tangents = dict(zip(request.wrt, given))
+                if prefix:  # the rule takes one tangent each: call it per row of the batch
+                    fixed = primals + [None if i in tangents else z for i, z in enumerate(zero_tangents)]
+                    outs = list(func.CallOp(results, request.of, primals).results)
+                    outs += _rowwise_call(rule_name, fixed, [tangents[i] for i in sorted(tangents)],
+                                          results, prefix, list(rule_type.results), len(results))
+                else:
+                    outs = list(func.CallOp(list(rule_type.results), rule_name, primals + [
+                        tangents.get(i, z) for i, z in enumerate(zero_tangents)]).results)
+            else:  # the transpose of the rule's tangent map
+                wrt = tuple(len(inputs) + i for i in request.wrt)
+                name, vjp_type = self.derive("vjp", rule_name, wrt, prefix)
+                zero_cotangents = [tad_ops.zeros(prefix + tuple(t.shape), t.element_type) for t in results]
+                called = func.CallOp(list(vjp_type.results), name,
+                                     primals + zero_tangents + zero_cotangents + given).results
+                outs = list(called[:len(results)]) + list(called[2 * len(results):])
+            func.ReturnOp(outs)
+        request.decl.erase()
+        return fn.operation
+
     def derive(self, kind: str, callee: str, wrt: tuple, prefix: tuple):
         """Symbol and type of the ``kind`` derivative of ``@callee`` (declared and defined once)."""
         key = (kind, callee, wrt, prefix)
@@ -163,6 +221,10 @@ class Generator:
                 decl = func.FuncOp(name, ftype, visibility="private")
                 decl.attributes[f"tad.{kind}"] = ir.DictAttr.get({"of": ir.FlatSymbolRefAttr.get(callee), **spec})
             self.symbols[name] = decl.operation
+            if kind == "vmap":
+                # Known before it is defined: a batched custom rule calls the batched function
+                # it belongs to, whose body is complete by then (the rule is batched last).
+                self.derived[key] = (name, ftype)
             self.define(Request.from_decl(decl.operation))
             self.derived[key] = (name, ftype)
         return self.derived[key]
@@ -172,20 +234,28 @@ def _batched(t: ir.Type, prefix: tuple) -> ir.Type:
     return ir.RankedTensorType.get(list(prefix) + list(t.shape), t.element_type)
 
 
-def _rowwise_call(callee: str, inputs: list, seeds: list, input_types: list, prefix: tuple) -> list:
-    """Call ``@callee(inputs, seed rows)`` once per row of the batch prefix; stack its gradients."""
+def _rowwise_call(callee: str, fixed: list, batched: list, stacked_types: list, prefix: tuple,
+                  callee_results: list | None = None, first_stacked: int = 0) -> list:
+    """Call ``@callee`` once per row of the batch ``prefix``; stack the results it returns from ``first_stacked`` on.
+
+    Its arguments are ``fixed`` with each ``None`` replaced, in order, by the
+    current row of the next of ``batched``; ``fixed`` followed by the rows when
+    it holds no ``None``. ``callee_results`` are its result types
+    (``stacked_types`` by default).
+    """
     rows = int(np.prod(prefix, dtype=np.int64))
-    flat = [_reshaped(s, (rows,) + tuple(s.type.shape)[len(prefix):]) for s in seeds]
-    stacks = [tad_ops.zeros((rows,) + tuple(t.shape), t.element_type) for t in input_types]
+    flat = [_reshaped(s, (rows,) + tuple(s.type.shape)[len(prefix):]) for s in batched]
+    stacks = [tad_ops.zeros((rows,) + tuple(t.shape), t.element_type) for t in stacked_types]
     index = ir.IndexType.get()
     loop = scf.ForOp(arith.ConstantOp(index, 0).result, arith.ConstantOp(index, rows).result,
                      arith.ConstantOp(index, 1).result, stacks)
     with ir.InsertionPoint(loop.body):
         i = loop.induction_variable
-        row_seeds = [tad_ops.dynamic_row(f, i) for f in flat]
-        grads = func.CallOp(input_types, callee, inputs + row_seeds).results
-        scf.YieldOp([tad_ops.insert_row(acc, g, i) for acc, g in zip(loop.inner_iter_args, grads)])
-    return [_reshaped(r, prefix + tuple(t.shape)) for r, t in zip(loop.results, input_types)]
+        row_values = iter([tad_ops.dynamic_row(f, i) for f in flat])
+        args = [next(row_values) if a is None else a for a in fixed] + list(row_values)
+        outs = func.CallOp(callee_results or stacked_types, callee, args).results[first_stacked:]
+        scf.YieldOp([tad_ops.insert_row(acc, g, i) for acc, g in zip(loop.inner_iter_args, outs)])
+    return [_reshaped(r, prefix + tuple(t.shape)) for r, t in zip(loop.results, stacked_types)]
 
 
 def _reshaped(x: ir.Value, shape: tuple) -> ir.Value:

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import weakref
 from typing import Callable, Sequence
 
@@ -27,27 +28,13 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import func
 
-from tensorad.dialects import builder
-
 from . import numpy as tnp
 from . import tree
 from .compiler import Jitted
 from .dtypes import tensor_type
 from .errors import TracingError
-from .tracing import Tracer, current_module, emits_ops, function_name, trace_into, unique_symbol
-
-
-@emits_ops
-def stop_gradient(x):
-    """Identity whose derivative is zero (TVM Relax's ``no_grad``); works on pytrees.
-
-    Examples
-    --------
-    >>> import tensorad as ta
-    >>> ta.grad(lambda x: x * ta.stop_gradient(x))(3.0)
-    array(3.)
-    """
-    return tree.tree_map(lambda leaf: Tracer.of(builder.marker("stop_gradient", tnp.asarray(leaf).value)), x)
+from .lax import stop_gradient
+from .tracing import Tracer, current_module, function_name, trace_into, unique_symbol
 
 
 def _call(name: str, operands: Sequence[Tracer], result_avals) -> list:
@@ -315,16 +302,101 @@ def jvp(fun: Callable, primals: Sequence, tangents: Sequence):
     return _compiled(lambda p, t: _jvp_traced(fun, p, t), fun, ("jvp",))(primals, tangents)
 
 
-def _single_argnum(argnums) -> int:
-    if not isinstance(argnums, int):
-        raise TracingError("jacobians take one argnums index; nest them for several")
-    return argnums
+def linearize(fun: Callable, *primals):
+    """Return ``fun(*primals)`` and the linear function ``f_jvp(*tangents)`` of its derivative there.
+
+    ``f_jvp`` is compiled once per signature; each call computes the tangent
+    by forward mode at the fixed primals (the primal work that the tangents
+    do not need is simplified away).
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
+    >>> out, f_jvp = ta.linearize(tnp.sin, np.zeros(2))
+    >>> f_jvp(np.array([1.0, 2.0]))
+    array([1., 2.])
+    """
+    def tangent_of(primal_args, tangents):
+        return _jvp_traced(fun, primal_args, tangents)[1]
+
+    if _in_trace(tree.flatten(primals)[0]):
+        out = _Traced(fun, primals)
+        return tree.unflatten(out.out_tree, out.call()), lambda *tangents: tangent_of(primals, tangents)
+    out = _compiled(lambda *args: fun(*args), fun, ("linearize-value",))(*primals)
+    pushforward = _compiled(tangent_of, fun, ("linearize",))
+    return out, lambda *tangents: pushforward(primals, tangents)
 
 
-def jacrev(fun: Callable, argnums: int = 0) -> Jitted:
-    """Jacobian by reverse mode: one pullback of the identity cotangent (TVM's ``head``).
+def linear_transpose(fun: Callable, *primals, check: bool = True) -> Callable:
+    """Return the transpose of the linear function ``fun``: ``f_t(cotangent) -> tuple of input cotangents``.
 
-    The result has shape ``out.shape + input.shape`` (per leaf of the input pytree).
+    ``primals`` give the inputs' shapes and dtypes only (arrays or anything
+    with ``shape`` and ``dtype``). The transpose is ``fun``'s pullback, which
+    does not depend on the point for a linear function. With ``check``, the
+    first call of each signature also pulls the cotangent back at a random
+    point and raises ``ValueError`` if the results differ: ``fun`` is then not
+    linear (a check inside a trace is not possible, and is skipped).
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> f_t = ta.linear_transpose(lambda x: x[:2] * 2.0, np.zeros(3))
+    >>> f_t(np.array([1.0, 2.0]))
+    (array([2., 4., 0.]),)
+    """
+    leaves, in_tree = tree.flatten(primals)
+    avals = [(tuple(np.shape(x)), np.dtype(getattr(x, "dtype", np.asarray(x).dtype))) for x in leaves]
+    _check_float(tuple(tree.unflatten(in_tree, [np.zeros((), d) for _, d in avals])), tuple(range(len(primals))),
+                 "linear_transpose")
+
+    def pulled_back(points, cotangent):
+        return _vjp_traced(fun, points, False)[1](cotangent)
+
+    zeros = tree.unflatten(in_tree, [np.zeros(s, d) for s, d in avals])
+    checked: set = set()
+
+    def transpose(cotangent):
+        if current_module() is not None or _in_trace(tree.flatten(cotangent)[0]):
+            return pulled_back(zeros, cotangent)
+        pull = _compiled(pulled_back, fun, ("linear_transpose",))
+        result = pull(zeros, cotangent)
+        signature = tuple((np.shape(c), np.asarray(c).dtype) for c in tree.flatten(cotangent)[0])
+        if check and signature not in checked:
+            _check_linear(fun, pull, zeros, avals, in_tree, cotangent, result)
+            checked.add(signature)
+        return result
+
+    return transpose
+
+
+def _check_linear(fun, pull, zeros, avals, in_tree, cotangent, at_zero) -> None:
+    """Raise ``ValueError`` if the pullback of ``fun`` at a random point differs from ``at_zero`` (its value at zero)."""
+    rng = np.random.default_rng(0)
+    point = tree.unflatten(in_tree, [rng.standard_normal(s).astype(d) for s, d in avals])
+    elsewhere = tree.flatten(pull(point, cotangent))[0]
+    for a, b in zip(tree.flatten(at_zero)[0], elsewhere):
+        scale = max(float(np.max(np.abs(a), initial=0.0)), 1.0)
+        tolerance = 1e-4 if np.asarray(a).dtype.itemsize <= 4 else 1e-9
+        if not np.allclose(a, b, rtol=tolerance, atol=tolerance * scale):
+            raise ValueError(f"linear_transpose: {function_name(fun)} is not linear (its derivative depends on "
+                             "the point); pass check=False only if rounding is the cause")
+
+
+def _jacobian_tree(out, per_leaf: Callable):
+    """The Jacobian pytree: ``out``'s structure, each leaf replaced by ``per_leaf(index of the leaf)``."""
+    leaves, out_tree = tree.flatten(out)
+    return tree.unflatten(out_tree, [per_leaf(j) for j in range(len(leaves))])
+
+
+def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Jitted:
+    """Jacobian by reverse mode: one pullback of an identity cotangent per output leaf (TVM's ``head``).
+
+    The identity cotangent has a batch prefix of the output's shape, so the
+    pullback runs once for all its rows (a vmap of the pullback over the
+    identity basis, done inside the derivative). For an output leaf of shape
+    ``O`` and an input leaf of shape ``I``, the Jacobian has shape ``O + I``;
+    pytrees nest as in JAX: the output's structure outside, the argument's
+    inside (a tuple over the arguments when ``argnums`` is a tuple).
 
     Examples
     --------
@@ -332,53 +404,80 @@ def jacrev(fun: Callable, argnums: int = 0) -> Jitted:
     >>> ta.jacrev(lambda x: x * 2.0)(np.ones(2))
     array([[2., 0.],
            [0., 2.]])
+    >>> ta.jacrev(lambda x, y: x * y, argnums=(0, 1))(np.ones(1), np.full(1, 3.0))
+    (array([[3.]]), array([[1.]]))
     """
-    n = _single_argnum(argnums)
 
     def jacobian(*args, **kwargs):
-        nums = _normalize_argnums(n, len(args))
+        nums = _normalize_argnums(argnums, len(args))
         _check_float(args, nums, "jacrev")
-        out, vjp_fn, _ = _vjp_traced(_with_args(fun, args, nums, kwargs), (args[nums[0]],), False)
-        if not isinstance(out, Tracer):
-            raise TracingError("jacrev needs a function returning one array")
-        identity = tnp.reshape(tnp.eye(out.size, dtype=out.dtype), out.shape + out.shape)
-        return vjp_fn(identity, prefix=out.shape)[0]
+        out, vjp_fn, aux = _vjp_traced(_with_args(fun, args, nums, kwargs), tuple(args[n] for n in nums), has_aux)
+        outs = tree.flatten(out)[0]
+
+        def pulled_back(j: int):
+            target = outs[j]
+            seeds = [tnp.reshape(tnp.eye(o.size, dtype=o.dtype), o.shape + o.shape) if k == j else
+                     tnp.zeros(target.shape + o.shape, o.dtype) for k, o in enumerate(outs)]
+            grads = vjp_fn(tree.unflatten(tree.flatten(out)[1], seeds), prefix=target.shape)
+            return grads[0] if isinstance(argnums, int) else grads
+
+        jac = _jacobian_tree(out, pulled_back)
+        return (jac, aux) if has_aux else jac
 
     jacobian.__name__ = f"jacrev_{function_name(fun)}"
     return Jitted(jacobian)
 
 
-def jacfwd(fun: Callable, argnums: int = 0) -> Jitted:
-    """Jacobian by forward mode: one pushforward of identity tangents.
+def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Jitted:
+    """Jacobian by forward mode: one pushforward of identity tangents per input leaf.
 
-    The result has shape ``out.shape + input.shape`` for an array input.
+    Shapes and pytree nesting are those of :func:`jacrev`.
 
     Examples
     --------
     >>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
     >>> ta.jacfwd(lambda x: tnp.sum(x ** 2))(np.arange(3.0))
     array([0., 2., 4.])
+    >>> ta.jacfwd(lambda p: p["w"] * 2.0)({"w": np.ones(1)})
+    {'w': array([[2.]])}
     """
-    n = _single_argnum(argnums)
 
     def jacobian(*args, **kwargs):
-        nums = _normalize_argnums(n, len(args))
+        nums = _normalize_argnums(argnums, len(args))
         _check_float(args, nums, "jacfwd")
-        x = tnp.asarray(args[nums[0]])
-        traced = _Traced(_with_args(fun, args, nums, kwargs), (x,))
-        identity = tnp.reshape(tnp.eye(x.size, dtype=x.dtype), x.shape + x.shape)
-        (tangent,) = traced.pushforward({0: identity}, prefix=x.shape)
-        if len(traced.out_avals) != 1:
-            raise TracingError("jacfwd needs a function returning one array")
-        k = x.ndim  # move the batch prefix (input dims) behind the output dims
-        return tnp.transpose(tangent, list(range(k, tangent.ndim)) + list(range(k)))
+        chosen = tuple(args[n] for n in nums)
+        traced = _Traced(lambda *xs: _main_and_stopped_aux(_with_args(fun, args, nums, kwargs)(*xs), has_aux),
+                         chosen)
+        out, aux = _split_aux(tree.unflatten(traced.out_tree, traced.call()), has_aux)
+        n_main = len(tree.flatten(out)[0])
+        columns = []  # per input leaf: the tangent of every output leaf, input dims last
+        for i in range(traced.explicit):
+            x = traced.inputs[i]
+            if x.dtype.kind != "f":
+                columns.append([tnp.zeros(s + x.shape, x.dtype) for s, _ in traced.out_avals[:n_main]])
+                continue
+            identity = tnp.reshape(tnp.eye(x.size, dtype=x.dtype), x.shape + x.shape)
+            tangents = traced.pushforward({i: identity}, prefix=x.shape)[:n_main]
+            k = x.ndim  # move the batch prefix (input dims) behind the output dims
+            columns.append([tnp.transpose(t, list(range(k, t.ndim)) + list(range(k))) for t in tangents])
+        per_arg = tree.unflatten(traced.in_tree, list(range(traced.explicit)))
+
+        def pushed_forward(j: int):
+            grads = tree.tree_map(lambda i: columns[i][j], per_arg)
+            return grads[0] if isinstance(argnums, int) else grads
+
+        jac = _jacobian_tree(out, pushed_forward)
+        return (jac, aux) if has_aux else jac
 
     jacobian.__name__ = f"jacfwd_{function_name(fun)}"
     return Jitted(jacobian)
 
 
-def hessian(fun: Callable, argnums: int = 0) -> Jitted:
+def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Jitted:
     """Hessian of a scalar function: ``jacfwd(jacrev(fun))``.
+
+    With a tuple ``argnums`` the result nests as in JAX: ``h[i][j]`` is the
+    block of the second derivatives with respect to arguments ``i`` and ``j``.
 
     Examples
     --------
@@ -386,11 +485,86 @@ def hessian(fun: Callable, argnums: int = 0) -> Jitted:
     >>> ta.hessian(lambda x: (x ** 3).sum())(np.array([1.0, 2.0]))
     array([[ 6.,  0.],
            [ 0., 12.]])
+    >>> ta.hessian(lambda x, y: x * x * y, argnums=(0, 1))(1.0, 2.0)
+    ((array(4.), array(2.)), (array(2.), array(0.)))
     """
-    return jacfwd(jacrev(fun, argnums), argnums)
+    return jacfwd(jacrev(fun, argnums, has_aux), argnums, has_aux)
 
 
-class custom_vjp:
+class _CustomRule:
+    """A function whose derivative comes from a rule the user supplies (the common part of the two kinds).
+
+    Called, it traces the function into a private ``func.func``, traces the
+    rule beside it (:meth:`_trace_rule`, once the rule is set), and marks the
+    function with ``tad.<kind> = @rule`` for ``tad-differentiate``.
+    """
+
+    kind = ""  # "custom_vjp" or "custom_jvp"
+    definer = ""  # the method that sets the rule, for the error when it is missing
+
+    def __init__(self, fun: Callable):
+        self.fun = fun
+        self._rule_of: _Traced | None = None  # while the rule is traced: the traced function
+        self.__name__ = getattr(fun, "__name__", self.kind)
+        self.__doc__ = fun.__doc__
+
+        def call(*args):
+            return self._traced_call(*args)
+
+        call.__name__ = function_name(fun)  # compiled on its own, the IR shows the user's name
+        self._jitted = Jitted(call)
+
+    def _has_rule(self) -> bool:
+        raise NotImplementedError
+
+    def _trace_rule(self, traced: _Traced) -> str:
+        """Trace the rule for the traced function; return its symbol."""
+        raise NotImplementedError
+
+    def _traced_call(self, *args):
+        if not self._has_rule():
+            raise TracingError(f"{self.__name__}: call {self.definer} before using it")
+        if self._rule_of is not None:  # the rule calls the function: call what is traced, or trace it plainly
+            return self._call_from_rule(self._rule_of, args)
+        traced = _Traced(self.fun, args)
+        module = current_module()
+        self._rule_of = traced
+        try:
+            rule_name, _, _, captured = trace_into(
+                module, self._rule_body(traced),
+                [(x.shape, x.dtype) for x in traced.inputs] + self._rule_extra(traced),
+                name=f"{traced.name}_{self.kind.split('_')[1]}")
+        finally:
+            self._rule_of = None
+        if captured:
+            raise TracingError(f"{self.__name__}: its {self.kind} rule closes over values traced outside it; "
+                               "pass them to the function as arguments")
+        ir.SymbolTable(module.operation)[traced.name].attributes[f"tad.{self.kind}"] = \
+            ir.FlatSymbolRefAttr.get(rule_name)
+        return tree.unflatten(traced.out_tree, traced.call())
+
+    def _call_from_rule(self, traced: _Traced, args: tuple):
+        """The function called by its own rule: a call of ``traced`` (its rule included) when the arguments match."""
+        leaves, in_tree = tree.flatten(args)
+        inputs = [tnp.asarray(x) for x in leaves]
+        if in_tree == traced.in_tree and traced.explicit == len(traced.inputs) and \
+                [(x.shape, x.dtype) for x in inputs] == [(x.shape, x.dtype) for x in traced.inputs]:
+            return tree.unflatten(traced.out_tree, _call(traced.name, inputs, traced.out_avals))
+        return tree.unflatten(traced.out_tree, _Traced(self.fun, args).call())
+
+    def _rule_extra(self, traced: _Traced) -> list:
+        """The (shape, dtype) of the rule's arguments after the function's inputs."""
+        raise NotImplementedError
+
+    def _rule_body(self, traced: _Traced) -> Callable:
+        """The function of flat arrays to trace as the rule."""
+        raise NotImplementedError
+
+    def __call__(self, *args):
+        return self._jitted(*args)
+
+
+class custom_vjp(_CustomRule):
     """A function with a user-supplied reverse-mode rule, as ``jax.custom_vjp``.
 
     ``fwd(*args) -> (out, residuals)`` and ``bwd(residuals, cotangent) ->
@@ -408,33 +582,28 @@ class custom_vjp:
     array([1., 1.])
     """
 
+    kind, definer = "custom_vjp", "defvjp(fwd, bwd)"
+
     def __init__(self, fun: Callable):
-        self.fun = fun
         self.fwd = self.bwd = None
-        self.__name__ = getattr(fun, "__name__", "custom_vjp")
-        self.__doc__ = fun.__doc__
-
-        def call(*args):
-            return self._traced_call(*args)
-
-        call.__name__ = function_name(fun)  # compiled on its own, the IR shows the user's name
-        self._jitted = Jitted(call)
+        super().__init__(fun)
 
     def defvjp(self, fwd: Callable, bwd: Callable) -> None:
         """Set the forward (with residuals) and backward functions."""
         self.fwd, self.bwd = fwd, bwd
 
-    def _traced_call(self, *args):
-        if self.bwd is None:
-            raise TracingError(f"{self.__name__}: call defvjp(fwd, bwd) before using it")
-        traced = _Traced(self.fun, args)
-        n_out = len(traced.out_avals)
+    def _has_rule(self) -> bool:
+        return self.bwd is not None
 
+    def _rule_extra(self, traced: _Traced) -> list:
+        return list(traced.out_avals)
+
+    def _rule_body(self, traced: _Traced) -> Callable:
         def backward(*inputs_and_cts):
             inputs = tree.unflatten(traced.in_tree, inputs_and_cts[:len(traced.inputs)])
             cotangent = tree.unflatten(traced.out_tree, inputs_and_cts[len(traced.inputs):])
             _, residuals = self.fwd(*inputs)
-            grads = self._cotangent_leaves(self.bwd(residuals, cotangent), inputs)
+            grads = _cotangent_leaves(self.__name__, self.bwd(residuals, cotangent), inputs)
             for i, (g, x) in enumerate(zip(grads, traced.inputs)):
                 if g is not None and tuple(np.shape(g)) != tuple(x.shape):
                     raise TracingError(f"{self.__name__}: bwd's cotangent {i} has shape {tuple(np.shape(g))}, "
@@ -442,31 +611,111 @@ class custom_vjp:
             return [tnp.zeros(x.shape, x.dtype) if g is None else tnp.astype(tnp.asarray(g), x.dtype)
                     for g, x in zip(grads, traced.inputs)]
 
-        bwd_name, _, _, _ = trace_into(
-            current_module(), backward,
-            [(x.shape, x.dtype) for x in traced.inputs] + list(traced.out_avals[:n_out]),
-            name=f"{traced.name}_bwd")
-        module = current_module()
-        for op in module.body.operations:
-            if op.operation.name == "func.func" and op.attributes["sym_name"].value == traced.name:
-                op.attributes["tad.custom_vjp"] = ir.FlatSymbolRefAttr.get(bwd_name)
-        return tree.unflatten(traced.out_tree, traced.call())
+        return backward
 
-    def _cotangent_leaves(self, cotangents, args: tuple) -> list:
-        """The leaves of bwd's result, one per leaf of the arguments (None: a zero cotangent)."""
-        cotangents = tuple(cotangents) if isinstance(cotangents, (tuple, list)) else (cotangents,)
-        if len(cotangents) != len(args):
-            raise TracingError(f"{self.__name__}: bwd must return a tuple with one cotangent per argument "
-                               f"({len(args)}), got {len(cotangents)}")
-        leaves = []
-        for i, (ct, arg) in enumerate(zip(cotangents, args)):
-            n_leaves = len(tree.flatten(arg)[0])
-            ct_leaves = [None] * n_leaves if ct is None else tree.flatten(ct)[0]
-            if len(ct_leaves) != n_leaves:
-                raise TracingError(f"{self.__name__}: bwd's cotangent for argument {i} has {len(ct_leaves)} "
-                                   f"arrays, but the argument has {n_leaves}")
-            leaves += ct_leaves
-        return leaves
 
-    def __call__(self, *args):
-        return self._jitted(*args)
+def _cotangent_leaves(name: str, cotangents, args: tuple) -> list:
+    """The leaves of ``bwd``'s result, one per leaf of the arguments (None: a zero cotangent)."""
+    cotangents = tuple(cotangents) if isinstance(cotangents, (tuple, list)) else (cotangents,)
+    if len(cotangents) != len(args):
+        raise TracingError(f"{name}: bwd must return a tuple with one cotangent per argument "
+                           f"({len(args)}), got {len(cotangents)}")
+    leaves = []
+    for i, (ct, arg) in enumerate(zip(cotangents, args)):
+        n_leaves = len(tree.flatten(arg)[0])
+        ct_leaves = [None] * n_leaves if ct is None else tree.flatten(ct)[0]
+        if len(ct_leaves) != n_leaves:
+            raise TracingError(f"{name}: bwd's cotangent for argument {i} has {len(ct_leaves)} "
+                               f"arrays, but the argument has {n_leaves}")
+        leaves += ct_leaves
+    return leaves
+
+
+class custom_jvp(_CustomRule):
+    """A function with a user-supplied forward-mode rule, as ``jax.custom_jvp``; reverse mode transposes it.
+
+    ``rule(primals, tangents) -> (out, tangent_out)``, set with ``defjvp``
+    (usable as a decorator), takes the tuple of arguments and one tangent per
+    argument (same structure) and returns the output and its tangent. The rule
+    must be linear in the tangents: ``grad`` and ``vjp`` use its transpose. In
+    IR the function carries ``tad.custom_jvp = @rule``.
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
+    >>> @ta.custom_jvp
+    ... def log1pexp(x):
+    ...     return tnp.log(1.0 + tnp.exp(x))
+    >>> @log1pexp.defjvp
+    ... def log1pexp_jvp(primals, tangents):
+    ...     (x,), (t,) = primals, tangents
+    ...     return log1pexp(x), t * (1.0 - 1.0 / (1.0 + tnp.exp(x)))
+    >>> ta.grad(log1pexp)(100.0)  # the plain derivative would be inf / inf = nan
+    array(1.)
+    """
+
+    kind, definer = "custom_jvp", "defjvp(rule)"
+
+    def __init__(self, fun: Callable):
+        self.jvp = None
+        super().__init__(fun)
+
+    def defjvp(self, jvp: Callable) -> Callable:
+        """Set the rule ``jvp(primals, tangents) -> (out, tangent_out)``; returns it (a decorator)."""
+        self.jvp = jvp
+        return jvp
+
+    def defjvps(self, *tangent_rules: Callable | None) -> None:
+        """Set the rule from one function per argument, ``rule_i(t_i, out, *primals) -> tangent of out``.
+
+        The output tangent is the sum over the arguments; ``None`` marks an
+        argument with a zero derivative.
+
+        Examples
+        --------
+        >>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
+        >>> f = ta.custom_jvp(lambda x, y: tnp.sin(x) * y)
+        >>> f.defjvps(lambda tx, out, x, y: tnp.cos(x) * y * tx, lambda ty, out, x, y: tnp.sin(x) * ty)
+        >>> ta.grad(f, argnums=(0, 1))(0.0, 2.0)
+        (array(2.), array(0.))
+        """
+        def jvp(primals, tangents):
+            out = self(*primals)
+            terms = [rule(t, out, *primals) for rule, t in zip(tangent_rules, tangents) if rule is not None]
+            if not terms:
+                return out, tree.tree_map(tnp.zeros_like, out)
+            return out, functools.reduce(lambda a, b: tree.tree_map(tnp.add, a, b), terms)
+
+        self.jvp = jvp
+
+    def _has_rule(self) -> bool:
+        return self.jvp is not None
+
+    def _rule_extra(self, traced: _Traced) -> list:
+        return [(x.shape, x.dtype) for x in traced.inputs[:traced.explicit]]
+
+    def _rule_body(self, traced: _Traced) -> Callable:
+        n = len(traced.inputs)
+
+        def rule(*flat):
+            primals = tree.unflatten(traced.in_tree, flat[:traced.explicit])
+            tangents = tree.unflatten(traced.in_tree, flat[n:])
+            result = self.jvp(primals, tangents)
+            if not (isinstance(result, (tuple, list)) and len(result) == 2):
+                raise TracingError(f"{self.__name__}: the jvp rule must return a pair (out, tangent_out)")
+            outs, out_tree = tree.flatten(result[0])
+            tangent_outs, tangent_tree = tree.flatten(result[1])
+            if out_tree != traced.out_tree or tangent_tree != traced.out_tree:
+                raise TracingError(f"{self.__name__}: the jvp rule must return an output and a tangent "
+                                   "with the structure of the function's output")
+            checked = []
+            for i, (leaf, (shape, dtype)) in enumerate(zip(outs + tangent_outs, traced.out_avals * 2)):
+                leaf = tnp.asarray(leaf)
+                if leaf.shape != tuple(shape):
+                    what = "output" if i < len(outs) else "tangent"
+                    raise TracingError(f"{self.__name__}: the jvp rule's {what} has shape {leaf.shape}, "
+                                       f"but the function's output has shape {tuple(shape)}")
+                checked.append(tnp.astype(leaf, dtype))
+            return checked
+
+        return rule

@@ -29,6 +29,20 @@ from .errors import TracingError
 from .tracing import Tracer, emits_ops, user_line
 
 
+@emits_ops
+def stop_gradient(x):
+    """Identity whose derivative is zero (TVM Relax's ``no_grad``); works on pytrees.
+
+    Examples
+    --------
+    >>> import tensorad as ta
+    >>> from tensorad import lax
+    >>> ta.grad(lambda x: x * lax.stop_gradient(x))(3.0)
+    array(3.)
+    """
+    return tree.tree_map(lambda leaf: Tracer.of(builder.marker("stop_gradient", tnp.asarray(leaf).value)), x)
+
+
 def _avals(leaves) -> list:
     return [(x.shape, x.dtype) for x in leaves]
 

@@ -25,3 +25,19 @@ func.func @h(%x: tensor<3xf64>) -> tensor<3xf64> {
 }
 func.func private @h_vmap(tensor<2x3xf64>) -> tensor<3xf64>
     attributes {tad.vmap = {of = @h, in_axes = array<i64: 0>, out_axes = array<i64: -1>}}
+
+// -----
+
+// A function with a custom derivative rule is batched with its results mapped on axis 0 only.
+func.func @double(%x: tensor<3xf64>) -> tensor<3xf64> attributes {tad.custom_jvp = @double_rule} {
+  %0 = arith.addf %x, %x : tensor<3xf64>
+  return %0 : tensor<3xf64>
+}
+func.func private @double_rule(%x: tensor<3xf64>, %t: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>) {
+  %0 = arith.addf %x, %x : tensor<3xf64>
+  %1 = arith.addf %t, %t : tensor<3xf64>
+  return %0, %1 : tensor<3xf64>, tensor<3xf64>
+}
+// expected-error @+1 {{vmap of @double, which has a custom derivative rule, needs out_axes 0 for every result}}
+func.func private @double_vmap(tensor<4x3xf64>) -> tensor<3x4xf64>
+    attributes {tad.vmap = {of = @double, in_axes = array<i64: 0>, out_axes = array<i64: 1>}}

@@ -94,3 +94,79 @@ func.func @outer(%x: tensor<2xf64>) -> tensor<2xf64> {
 }
 func.func private @outer_vmap(tensor<4x2xf64>) -> tensor<4x2xf64>
     attributes {tad.vmap = {of = @outer, in_axes = array<i64: 0>, out_axes = array<i64: 0>}}
+
+// -----
+
+// A custom derivative rule stays with the batched function: a custom_vjp's
+// backward function is batched with the cotangents mapped, and the gradient of
+// an unmapped input is summed over the rows.
+// CHECK-LABEL: func.func private @product_vmap_bwd
+// CHECK-SAME: (%[[X:.*]]: tensor<4x3xf64>, %[[W:.*]]: tensor<3xf64>, %[[CT:.*]]: tensor<4x3xf64>) -> (tensor<4x3xf64>, tensor<3xf64>)
+// CHECK: %[[G:.*]]:2 = call @product_bwd_vmap_0_n_0_x4(%[[X]], %[[W]], %[[CT]])
+// CHECK: %[[S:.*]] = "tad.reduce_sum"(%[[G]]#1) {dimensions = array<i64: 0>}
+// CHECK: return %[[G]]#0, %[[S]]
+// CHECK-LABEL: func.func private @product_vmap
+// CHECK-SAME: tad.custom_vjp = @product_vmap_bwd
+func.func @product(%x: tensor<3xf64>, %w: tensor<3xf64>) -> tensor<3xf64> attributes {tad.custom_vjp = @product_bwd} {
+  %0 = arith.mulf %x, %w : tensor<3xf64>
+  return %0 : tensor<3xf64>
+}
+func.func private @product_bwd(%x: tensor<3xf64>, %w: tensor<3xf64>, %ct: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>) {
+  %0 = arith.mulf %ct, %w : tensor<3xf64>
+  %1 = arith.mulf %ct, %x : tensor<3xf64>
+  return %0, %1 : tensor<3xf64>, tensor<3xf64>
+}
+func.func private @product_vmap(tensor<4x3xf64>, tensor<3xf64>) -> tensor<4x3xf64>
+    attributes {tad.vmap = {of = @product, in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>}}
+
+// -----
+
+// A custom_jvp rule is batched like the function, its tangents mapped as their inputs.
+// CHECK-LABEL: func.func private @double_vmap
+// CHECK-SAME: tad.custom_jvp = @double_rule_vmap_1_1_x4
+func.func @double(%x: tensor<3xf64>) -> tensor<3xf64> attributes {tad.custom_jvp = @double_rule} {
+  %0 = arith.addf %x, %x : tensor<3xf64>
+  return %0 : tensor<3xf64>
+}
+func.func private @double_rule(%x: tensor<3xf64>, %t: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>) {
+  %0 = func.call @double(%x) : (tensor<3xf64>) -> tensor<3xf64>
+  %1 = arith.addf %t, %t : tensor<3xf64>
+  return %0, %1 : tensor<3xf64>, tensor<3xf64>
+}
+func.func private @double_vmap(tensor<3x4xf64>) -> tensor<4x3xf64>
+    attributes {tad.vmap = {of = @double, in_axes = array<i64: 1>, out_axes = array<i64: 0>}}
+
+// -----
+
+// scf.while with a mapped condition: one masked loop. A carry holds each row's
+// condition (evaluated before the loop and after each step), the loop runs while
+// any row's holds, and rows that are done keep their carry.
+// CHECK-LABEL: func.func private @doubling_vmap
+// CHECK-SAME: (%[[X:.*]]: tensor<4xf64>) -> tensor<4xf64>
+// CHECK: %[[M0:.*]] = arith.cmpf olt, %[[X]]
+// CHECK: %[[W:.*]]:2 = scf.while (%[[V:.*]] = %[[X]], %[[M:.*]] = %[[M0]]) : (tensor<4xf64>, tensor<4xi1>)
+// CHECK: "tad.reduce_max"
+// CHECK: scf.condition(%{{.*}}) %[[V]], %[[M]]
+// CHECK: ^bb0(%[[V2:.*]]: tensor<4xf64>, %[[M2:.*]]: tensor<4xi1>):
+// CHECK: %[[NEW:.*]] = arith.mulf %[[V2]]
+// CHECK: %[[KEPT:.*]] = arith.select %[[M2]], %[[NEW]], %[[V2]]
+// CHECK: %[[STILL:.*]] = arith.cmpf olt, %[[KEPT]]
+// CHECK: %[[M3:.*]] = arith.select %[[M2]], %[[STILL]], %[[M2]]
+// CHECK: scf.yield %[[KEPT]], %[[M3]]
+// CHECK: return %[[W]]#0
+func.func @doubling(%x: tensor<f64>) -> tensor<f64> {
+  %r = scf.while (%v = %x) : (tensor<f64>) -> tensor<f64> {
+    %ten = "tad.constant"() {value = 1.000000e+01 : f64} : () -> tensor<f64>
+    %lt = arith.cmpf olt, %v, %ten : tensor<f64>
+    %c = tensor.extract %lt[] : tensor<i1>
+    scf.condition(%c) %v : tensor<f64>
+  } do {
+  ^bb0(%v: tensor<f64>):
+    %two = "tad.constant"() {value = 2.000000e+00 : f64} : () -> tensor<f64>
+    %d = arith.mulf %v, %two : tensor<f64>
+    scf.yield %d : tensor<f64>
+  }
+  return %r : tensor<f64>
+}
+func.func private @doubling_vmap(tensor<4xf64>) -> tensor<4xf64>
+    attributes {tad.vmap = {of = @doubling, in_axes = array<i64: 0>, out_axes = array<i64: 0>}}

@@ -138,3 +138,33 @@ func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
 }
 func.func private @f_vjp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
     attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}}
+
+// -----
+
+// A custom_jvp rule with the wrong type is named at the function.
+// expected-error @+1 {{tad.custom_jvp of @wrong must name a function taking its inputs and one tangent per input, and returning its results and one tangent per result}}
+func.func @wrong(%x: tensor<3xf64>) -> tensor<3xf64> attributes {tad.custom_jvp = @wrong_rule} {
+  return %x : tensor<3xf64>
+}
+func.func private @wrong_rule(%x: tensor<3xf64>, %t: tensor<3xf64>) -> tensor<3xf64> {
+  return %t : tensor<3xf64>
+}
+func.func private @wrong_jvp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
+    attributes {tad.jvp = {of = @wrong, wrt = array<i64: 0>}}
+
+// -----
+
+// The rule takes tangents for the leading inputs only (the others are values
+// the function closed over): a derivative with respect to those is refused.
+func.func @closure(%x: tensor<3xf64>, %w: tensor<3xf64>) -> tensor<3xf64> attributes {tad.custom_jvp = @closure_rule} {
+  %0 = arith.mulf %x, %w : tensor<3xf64>
+  return %0 : tensor<3xf64>
+}
+func.func private @closure_rule(%x: tensor<3xf64>, %w: tensor<3xf64>, %t: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>) {
+  %0 = arith.mulf %x, %w : tensor<3xf64>
+  %1 = arith.mulf %t, %w : tensor<3xf64>
+  return %0, %1 : tensor<3xf64>, tensor<3xf64>
+}
+// expected-error @+1 {{the custom_jvp rule of @closure gives no tangent for its input 1 (a value the function closed over); pass it to the function as an argument}}
+func.func private @closure_vjp(tensor<3xf64>, tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
+    attributes {tad.vjp = {of = @closure, wrt = array<i64: 1>}}
