@@ -277,11 +277,12 @@ maximum = _by_kind("arith.maximumf", "arith.maxsi", "arith.ori")
 minimum = _by_kind("arith.minimumf", "arith.minsi", "arith.andi")
 power = _by_kind("math.powf", "math.ipowi")
 atan2 = _by_kind("math.atan2", None)
+copysign = _by_kind("math.copysign", None)
 logical_and = _by_kind(None, None, "arith.andi")
 logical_or = _by_kind(None, None, "arith.ori")
 for _fn, _name in ((add, "add"), (subtract, "subtract"), (multiply, "multiply"), (divide, "divide"),
                    (maximum, "maximum"), (minimum, "minimum"), (power, "power"), (atan2, "atan2"),
-                   (logical_and, "logical_and"), (logical_or, "logical_or")):
+                   (copysign, "copysign"), (logical_and, "logical_and"), (logical_or, "logical_or")):
     _fn.__name__ = _fn.__qualname__ = _name
     _fn.__doc__ = f"Elementwise ``{_name}`` of operands of one element type (Python scalars adapt)."
 
@@ -298,6 +299,7 @@ def _unary(op_name: str):
 exp, expm1, log, log1p = _unary("math.exp"), _unary("math.expm1"), _unary("math.log"), _unary("math.log1p")
 sin, cos, tan, tanh = _unary("math.sin"), _unary("math.cos"), _unary("math.tan"), _unary("math.tanh")
 sqrt, rsqrt, absf, floor = _unary("math.sqrt"), _unary("math.rsqrt"), _unary("math.absf"), _unary("math.floor")
+sinh, cosh, trunc = _unary("math.sinh"), _unary("math.cosh"), _unary("math.trunc")
 
 
 def negative(x) -> Val:

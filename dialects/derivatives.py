@@ -16,7 +16,8 @@ Two shorthands register both modes at once, through the op's family:
   respect to each operand (``t * d`` forward, ``ct * d`` backward). A partial
   of ``1`` or ``-1`` adds no multiplication.
 * :func:`deflinear` gives the two halves of a linear op: apply it to a tangent,
-  and transpose it onto a cotangent.
+  and transpose it onto a cotangent; :func:`defcast` is its case for ops
+  that convert elements to another type.
 
 Ops whose results do not depend differentiably on their operands carry
 :attr:`~tensorad.dialects.record.Trait.ZERO_DERIVATIVE` instead of rules.
@@ -125,8 +126,9 @@ def sum_contributions(terms) -> Optional[Val]:
 def defelementwise(family: Family, name: str, *partials: Optional[Partial]) -> None:
     """Register an elementwise op of ``family`` by its partial derivatives, one per operand.
 
-    ``None`` marks an operand that is not differentiable (e.g. the condition
-    of ``arith.select``).
+    ``None`` marks an operand that the result does not depend on
+    differentiably (the condition of ``arith.select``, the sign operand of
+    ``math.copysign``): its (co)tangent is a symbolic zero.
 
     Examples
     --------
@@ -157,3 +159,21 @@ def deflinear(family: Family, name: str, apply: Callable, transpose: Callable) -
     """
     family.jvp(name)(lambda c, tangents: [apply(c, tangents)])
     family.vjp(name)(lambda c, cotangents: transpose(c, cotangents[0]))
+
+
+def defcast(family: Family, name: str) -> None:
+    """Register a one-operand op of ``family`` that converts its elements to another type.
+
+    Its derivative is the same conversion: a tangent is converted to the
+    result's element type, a cotangent back to the operand's.
+
+    Examples
+    --------
+    >>> from tensorad.dialects.record import Family, forget
+    >>> demo = Family("demo_cast")
+    >>> _ = demo.upstream("arith.demo_extf")
+    >>> defcast(demo, "arith.demo_extf")
+    >>> forget("arith.demo_extf")
+    """
+    deflinear(family, name, lambda c, tangents: tangents[0].astype(c.outputs[0].element_type),
+              lambda c, ct: [ct.astype(c.inputs[0].element_type)])

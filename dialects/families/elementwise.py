@@ -24,7 +24,7 @@ from mlir.dialects import _arith_ops_gen, _math_ops_gen, arith, math
 
 from .. import builder, linalg_builder
 from ..builder import Val
-from ..derivatives import RuleContext, defelementwise
+from ..derivatives import RuleContext, defcast, defelementwise
 from ..record import Family, Trait, operation_names
 from ..shapes import floats
 
@@ -34,7 +34,7 @@ family = Family("elementwise")
 # ELEMENTWISE describes an op whose one result is a tensor; passes that fuse
 # elementwise ops check that it is (and so take an arith.constant of a dense
 # tensor for one, as the remat graph always has).
-for _name in ("arith.cmpf", "arith.cmpi", "math.floor", "math.ceil", "math.roundeven"):
+for _name in ("arith.cmpf", "arith.cmpi", "math.floor", "math.ceil", "math.round", "math.roundeven", "math.trunc"):
     # Piecewise constant in their operands (comparisons, rounding).
     family.upstream(_name, traits=(Trait.PURE, Trait.ELEMENTWISE, Trait.ZERO_DERIVATIVE))
 family.upstream("arith.constant", traits=(Trait.PURE, Trait.ELEMENTWISE, Trait.ZERO_DERIVATIVE, Trait.CONSTANT))
@@ -113,7 +113,10 @@ defelementwise(family, "arith.negf", lambda c: -1)
 
 
 def _max_share(c: RuleContext, wins: Callable) -> Val:
-    """1 where operand 0 wins, 0 where it loses, 1/2 on ties (as JAX splits them)."""
+    """1 where operand 0 wins, 0 where it loses, 1/2 on ties (as JAX splits them).
+
+    ``wins(a, b)`` is an ``i1`` tensor, true where the result is ``a`` and not ``b``.
+    """
     a, b = c.inputs
     won = wins(a, b)
     tie = builder.select(builder.equal(a, b), builder.constant(0.5, a.shape, a.element_type),
@@ -125,6 +128,22 @@ defelementwise(family, "arith.maximumf", lambda c: _max_share(c, builder.greater
                lambda c: 1.0 - _max_share(c, builder.greater))
 defelementwise(family, "arith.minimumf", lambda c: _max_share(c, builder.less),
                lambda c: 1.0 - _max_share(c, builder.less))
+
+
+def _beats_nan(compare: Callable) -> Callable:
+    """``compare(a, b)`` or ``b`` is NaN: maxnumf and minnumf return the operand that is a number."""
+    return lambda a, b: builder.logical_or(compare(a, b), builder.not_equal(b, b))
+
+
+defelementwise(family, "arith.maxnumf", lambda c: _max_share(c, _beats_nan(builder.greater)),
+               lambda c: 1.0 - _max_share(c, _beats_nan(builder.greater)))
+defelementwise(family, "arith.minnumf", lambda c: _max_share(c, _beats_nan(builder.less)),
+               lambda c: 1.0 - _max_share(c, _beats_nan(builder.less)))
+# remf(a, b) = a - b * trunc(a / b): the quotient is constant between its jumps.
+defelementwise(family, "arith.remf", lambda c: 1,
+               lambda c: builder.negative(builder.trunc(c.inputs[0] / c.inputs[1])))
+defcast(family, "arith.extf")
+defcast(family, "arith.truncf")
 
 
 # Selecting (not multiplying by a 0/1 mask, as JAX): an inf or NaN derivative in
@@ -149,19 +168,52 @@ def _select_vjp(c: RuleContext, cotangents: list) -> list:
 
 
 defelementwise(family, "math.exp", lambda c: c.outputs[0])
+defelementwise(family, "math.exp2", lambda c: c.outputs[0] * 0.6931471805599453)  # ln 2
 defelementwise(family, "math.expm1", lambda c: c.outputs[0] + 1.0)
 defelementwise(family, "math.log", lambda c: builder.reciprocal(c.inputs[0]))
 defelementwise(family, "math.log1p", lambda c: builder.reciprocal(c.inputs[0] + 1.0))
+defelementwise(family, "math.log2", lambda c: builder.reciprocal(c.inputs[0] * 0.6931471805599453))  # x ln 2
+defelementwise(family, "math.log10", lambda c: builder.reciprocal(c.inputs[0] * 2.302585092994046))  # x ln 10
 defelementwise(family, "math.tanh", lambda c: 1.0 - builder.square(c.outputs[0]))
 defelementwise(family, "math.sin", lambda c: builder.cos(c.inputs[0]))
 defelementwise(family, "math.cos", lambda c: builder.negative(builder.sin(c.inputs[0])))
 defelementwise(family, "math.tan", lambda c: 1.0 + builder.square(c.outputs[0]))
+defelementwise(family, "math.sinh", lambda c: builder.cosh(c.inputs[0]))
+defelementwise(family, "math.cosh", lambda c: builder.sinh(c.inputs[0]))
+
+
+def _one_minus_square(c: RuleContext) -> Val:
+    """``1 - x**2`` as ``(1 - x)(1 + x)``: no cancellation near ``|x| = 1``, where asin, acos, atanh are steep."""
+    x = c.inputs[0]
+    return (1.0 - x) * (1.0 + x)
+
+
+defelementwise(family, "math.asin", lambda c: builder.rsqrt(_one_minus_square(c)))
+defelementwise(family, "math.acos", lambda c: builder.negative(builder.rsqrt(_one_minus_square(c))))
+defelementwise(family, "math.atan", lambda c: builder.reciprocal(1.0 + builder.square(c.inputs[0])))
+defelementwise(family, "math.asinh", lambda c: builder.rsqrt(builder.square(c.inputs[0]) + 1.0))
+# (x - 1)(x + 1) rather than x**2 - 1, exact near x = 1 for the same reason.
+defelementwise(family, "math.acosh", lambda c: builder.rsqrt((c.inputs[0] - 1.0) * (c.inputs[0] + 1.0)))
+defelementwise(family, "math.atanh", lambda c: builder.reciprocal(_one_minus_square(c)))
 defelementwise(family, "math.sqrt", lambda c: 0.5 / c.outputs[0])
 defelementwise(family, "math.rsqrt", lambda c: -0.5 * c.outputs[0] / c.inputs[0])
+# From the result: 1 / (3 cbrt(x)**2), without dividing by x.
+defelementwise(family, "math.cbrt", lambda c: builder.reciprocal(3.0 * builder.square(c.outputs[0])))
 defelementwise(family, "math.absf", lambda c: builder.sign(c.inputs[0]))
-# d/dx erf(x) = 2 / sqrt(pi) * exp(-x^2).
-defelementwise(family, "math.erf",
-               lambda c: 1.1283791670955126 * builder.exp(builder.negative(builder.square(c.inputs[0]))))
+
+
+def _erf_slope(c: RuleContext) -> Val:
+    """``d/dx erf(x) = 2 / sqrt(pi) * exp(-x**2)``."""
+    return 1.1283791670955126 * builder.exp(builder.negative(builder.square(c.inputs[0])))
+
+
+defelementwise(family, "math.erf", _erf_slope)
+defelementwise(family, "math.erfc", lambda c: builder.negative(_erf_slope(c)))
+defelementwise(family, "math.fma", lambda c: c.inputs[1], lambda c: c.inputs[0], lambda c: 1)
+# copysign(a, b) = |a| * (+-1 by the sign bit of b); it is constant in b between its jumps,
+# and its slope in a is that of |a| (0 at a = 0, as math.absf's) times b's sign.
+defelementwise(family, "math.copysign", lambda c: builder.sign(c.inputs[0]) * builder.copysign(1.0, c.inputs[1]),
+               None)
 
 
 def _power_base_partial(c: RuleContext) -> Val:

@@ -26,7 +26,7 @@ from .. import builder
 from .. import linalg_builder as linalg
 from ..batching import broadcast_batch
 from ..builder import Val
-from ..derivatives import RuleContext, deflinear
+from ..derivatives import RuleContext, defcast, deflinear
 from ..record import Family, Trait
 from ..shapes import (TensorSpec, need, array_attr, dims_attr, int_attr, declared, same_element_type,
                       python_attrs)
@@ -341,9 +341,7 @@ deflinear(family, "tad.reshape",
 deflinear(family, "tad.transpose",
           lambda c, ts: _transposed(ts[0], c.batched(c.attrs["permutation"])),
           lambda c, ct: [_transposed(ct, c.batched(np.argsort(c.attrs["permutation"])))])
-deflinear(family, "tad.convert",
-          lambda c, ts: ts[0].astype(c.outputs[0].element_type),
-          lambda c, ct: [ct.astype(c.inputs[0].element_type)])
+defcast(family, "tad.convert")
 
 
 def _slice_apply(c: RuleContext, tangents: list) -> Val:

@@ -150,6 +150,9 @@ subtract = _binary("arith.subf", "arith.subi", name="subtract")
 multiply = _binary("arith.mulf", "arith.muli", "arith.andi", name="multiply")
 maximum = _binary("arith.maximumf", "arith.maxsi", "arith.ori", name="maximum")
 minimum = _binary("arith.minimumf", "arith.minsi", "arith.andi", name="minimum")
+# fmax/fmin take the operand that is a number where the other is NaN (maximum/minimum propagate NaN).
+fmax = _binary("arith.maxnumf", "arith.maxsi", "arith.ori", name="fmax")
+fmin = _binary("arith.minnumf", "arith.minsi", "arith.andi", name="fmin")
 bitwise_and = _binary(None, "arith.andi", "arith.andi", name="bitwise_and")
 bitwise_or = _binary(None, "arith.ori", "arith.ori", name="bitwise_or")
 bitwise_xor = _binary(None, "arith.xori", "arith.xori", name="bitwise_xor")
@@ -166,7 +169,8 @@ def _float_binary(op_name: str, name: str):
 
 
 divide = true_divide = _float_binary("arith.divf", "divide")
-arctan2 = _float_binary("math.atan2", "arctan2")
+arctan2 = atan2 = _float_binary("math.atan2", "arctan2")
+copysign = _float_binary("math.copysign", "copysign")
 
 
 @emits_ops
@@ -347,6 +351,19 @@ cos = _float_unary("math.cos", "cos")
 tan = _float_unary("math.tan", "tan")
 sqrt = _float_unary("math.sqrt", "sqrt")
 rsqrt = _float_unary("math.rsqrt", "rsqrt")
+log2 = _float_unary("math.log2", "log2")
+log10 = _float_unary("math.log10", "log10")
+exp2 = _float_unary("math.exp2", "exp2")
+cbrt = _float_unary("math.cbrt", "cbrt")
+sinh = _float_unary("math.sinh", "sinh")
+cosh = _float_unary("math.cosh", "cosh")
+# numpy 2 also spells the inverses the array-API way (asin, ...), as jax.numpy does.
+arcsin = asin = _float_unary("math.asin", "arcsin")
+arccos = acos = _float_unary("math.acos", "arccos")
+arctan = atan = _float_unary("math.atan", "arctan")
+arcsinh = asinh = _float_unary("math.asinh", "arcsinh")
+arccosh = acosh = _float_unary("math.acosh", "arccosh")
+arctanh = atanh = _float_unary("math.atanh", "arctanh")
 
 
 def _rounding(op_name: str, name: str):
@@ -364,6 +381,7 @@ def _rounding(op_name: str, name: str):
 floor = _rounding("math.floor", "floor")
 ceil = _rounding("math.ceil", "ceil")
 round = _rounding("math.roundeven", "round")  # numpy rounds half to even
+trunc = _rounding("math.trunc", "trunc")
 
 
 @emits_ops

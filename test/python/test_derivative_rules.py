@@ -40,6 +40,7 @@ import tensorad.passes.differentiate  # noqa: F401  (registers the rules of the 
 from tensorad import lax
 from tensorad.dialects import builder as tad_ops
 from tensorad.dialects.record import RECORDS, Trait, names_with
+from tensorad.dtypes import to_mlir
 from tensorad.tracing import Tracer, TraceState, emits_ops
 
 EPS = 1e-6  # central differences: truncation ~EPS**2, rounding ~1e-16 / EPS
@@ -213,6 +214,19 @@ def checkpointed(fn: Callable) -> Callable:
     return lambda *xs: marker("end_checkpoint", fn(*(marker("start_checkpoint", x) for x in xs)))
 
 
+def upstream(name: str, result_dtype=None) -> Callable:
+    """The upstream elementwise op ``name`` on traced arrays, for ops ``tensorad.numpy`` does not emit.
+
+    Operands broadcast; ``result_dtype`` is the result's for a cast (``arith.extf``).
+    """
+    @emits_ops
+    def op(*xs) -> Tracer:
+        result = None if result_dtype is None else to_mlir(np.dtype(result_dtype))
+        return Tracer.of(tad_ops.elementwise(name, [tnp.asarray(x).value for x in xs], result))
+
+    return op
+
+
 def called(fn: Callable) -> Callable:
     """``fn`` traced into its own function and reached through ``func.call``."""
     return lambda *xs: ta.vjp(fn, *xs)[0]
@@ -294,8 +308,42 @@ ELEMENTWISE = [
            ("constant-exponent", lambda x: x ** 2.5, (positive(A),)),
            ("constant-base", lambda y: 2.0 ** y, (Uniform(A),)),
            ("broadcast", tnp.power, (positive(A), Uniform((1, 3))))),
-    *cases("math.erf", ("", lambda x: Tracer.of(tad_ops.elementwise("math.erf", [x.value])),
-                        (Uniform(A, -2.0, 2.0),))),
+    *cases("math.erf", ("", upstream("math.erf"), (Uniform(A, -2.0, 2.0),))),
+    *cases("math.erfc", ("", upstream("math.erfc"), (Uniform(A, -2.0, 2.0),))),
+    *cases("math.exp2", ("", tnp.exp2, (Uniform(A, -2.0, 2.0),))),
+    *cases("math.log2", ("", tnp.log2, (positive(A),))),
+    *cases("math.log10", ("", tnp.log10, (positive(A),))),
+    *cases("math.sinh", ("", tnp.sinh, (Uniform(A, -2.0, 2.0),))),
+    *cases("math.cosh", ("", tnp.cosh, (Uniform(A, -2.0, 2.0),))),
+    *cases("math.asin", ("", tnp.arcsin, (Uniform(A, -0.9, 0.9),))),
+    *cases("math.acos", ("", tnp.arccos, (Uniform(A, -0.9, 0.9),))),
+    *cases("math.atan", ("", tnp.arctan, (Uniform(A, -3.0, 3.0),))),
+    *cases("math.asinh", ("", tnp.arcsinh, (Uniform(A, -3.0, 3.0),))),
+    *cases("math.acosh", ("", tnp.arccosh, (Uniform(A, 1.1, 3.0),))),  # defined for x >= 1, steep at 1
+    *cases("math.atanh", ("", tnp.arctanh, (Uniform(A, -0.9, 0.9),))),
+    *cases("math.cbrt", ("", tnp.cbrt, (nonzero(A),))),  # its slope is infinite at 0
+    *cases("math.fma",
+           ("", upstream("math.fma"), (Uniform(A), Uniform(A), Uniform(A))),
+           ("broadcast", upstream("math.fma"), (Uniform(B), Uniform(A), Uniform(())))),
+    *cases("math.copysign",
+           ("", tnp.copysign, (nonzero(A), nonzero(A))),
+           ("broadcast-sign", tnp.copysign, (nonzero(A), nonzero(B)))),
+    *cases("arith.maxnumf",
+           ("", tnp.fmax, (Uniform(A), Uniform(A))),
+           ("ties", tnp.fmax, (np.arange(6.0).reshape(A), np.arange(6.0).reshape(A)))),
+    *cases("arith.minnumf",
+           ("", tnp.fmin, (Uniform(A), Uniform(A))),
+           ("ties", tnp.fmin, (np.arange(3.0), np.array([0.0, 2.0, 2.0])))),
+    # Quotients in (-3, 3), away from the integers where fmod jumps.
+    *cases("arith.remf", ("", tnp.fmod, (np.array([[2.5, -3.7, 0.4], [5.3, -0.9, 7.7]]),
+                                         np.array([[1.0, 1.5, -0.75], [-2.0, 0.5, 3.0]])))),
+    *cases("arith.truncf",
+           ("through-float32", lambda x: upstream("arith.extf", tnp.float64)(
+               tnp.sinh(upstream("arith.truncf", tnp.float32)(x))) * 3.0, (Uniform(A),),
+            {"eps": 1e-3, "rtol": 1e-4, "atol": 1e-4, "dot_rtol": 1e-6})),
+    *cases("arith.extf",
+           ("from-float32", lambda x: upstream("arith.extf", tnp.float64)(x.astype(tnp.float32)) * x,
+            (Uniform(A),), {"eps": 1e-3, "rtol": 1e-4, "atol": 1e-4, "dot_rtol": 1e-6})),
     *cases("tad.logistic", ("", ta.nn.sigmoid, (Uniform(A, -4.0, 4.0),)),
            ("tails", ta.nn.sigmoid, (Uniform(B, 20.0, 30.0, signed=True),))),
     *cases("math.atan2",
@@ -400,12 +448,16 @@ ZERO = [
     *cases("math.floor", ("", lambda x: x * tnp.floor(x), (np.array([0.3, -1.2, 2.6]),))),
     *cases("math.ceil", ("", lambda x: x * tnp.ceil(x), (np.array([0.3, -1.2, 2.6]),))),
     *cases("math.roundeven", ("", lambda x: x * tnp.round(x), (np.array([0.3, -1.2, 2.6]),))),
+    *cases("math.round", ("", lambda x: x * upstream("math.round")(x), (np.array([0.3, -1.2, 2.6]),))),
+    *cases("math.trunc", ("", lambda x: x * tnp.trunc(x), (np.array([0.3, -1.2, 2.6]),))),
     *cases("arith.cmpf", ("", lambda x: tnp.where(x > 0.5, x, 0.0) * (x < 1.0), (Uniform(A, -1.0, 2.0),))),
     *cases("arith.cmpi", ("", lambda x: tnp.where(tnp.arange(3) > 0, x, 0.0), (Uniform(A),))),
     *cases("tad.argmax", ("", lambda x: x * tnp.argmax(x, axis=1)[:, None], (Uniform(A),))),
     *cases("tad.iota", ("", lambda x: x * tnp.arange(3.0), (Uniform(A),))),
     *cases("tad.constant", ("", lambda x: x * 2.0 + 1.0, (Uniform(A),))),
     *cases("arith.constant", ("", lambda x: x * np.array([1.0, -2.0, 3.0]), (Uniform(A),))),
+    # Integer ops need no rule: their values are inactive by type.
+    *cases("arith.muli", ("inactive-by-type", lambda x: x * (tnp.arange(3) * 2 + 1), (Uniform(A),))),
 ]
 
 
@@ -668,6 +720,37 @@ def test_reduce_max_and_min_share_the_derivative_among_ties():
     third = 1.0 / 3.0
     assert_close(d_max, [[0.0, third, third, third], [0.0, 0.0, 0.0, 1.0]], "d max")
     assert_close(d_min, [[1.0, 0.0, 0.0, 0.0], [0.0, 0.5, 0.5, 0.0]], "d min")
+
+
+def test_fmax_and_fmin_pass_the_derivative_to_the_operand_that_is_a_number():
+    """``fmax(x, nan) = x``: all of the derivative goes to ``x``, none to the NaN (both modes)."""
+    x = np.array([1.0, np.nan, 2.0])
+    y = np.array([np.nan, 3.0, 1.0])
+    ones, zeros = np.ones(3), np.zeros(3)
+    for fn in (tnp.fmax, tnp.fmin):
+        derivatives = ta.jit(lambda x, y: (ta.grad(lambda a, b: tnp.sum(fn(a, b)), argnums=(0, 1))(x, y),
+                                           ta.jvp(fn, (x, y), (ones, zeros))[1]))
+        (d_x, d_y), tangent = derivatives(x, y)
+        wins = [1.0, 0.0, 1.0 if fn is tnp.fmax else 0.0]
+        assert_close(d_x, wins, f"d {fn.__name__} / dx")
+        assert_close(d_y, 1.0 - np.array(wins), f"d {fn.__name__} / dy")
+        assert_close(tangent, wins, f"jvp of {fn.__name__} along x")
+
+
+ROUNDING = {"floor": tnp.floor, "ceil": tnp.ceil, "round": tnp.round, "trunc": tnp.trunc,
+            "round-half-away": upstream("math.round")}
+
+
+@pytest.mark.parametrize("name", ROUNDING)
+def test_rounding_has_exactly_zero_derivative(name):
+    """Away from its jumps a rounding op is constant: its derivatives are exact zeros, not small numbers."""
+    fn = ROUNDING[name]
+    x = np.array([0.3, -1.2, 2.6, -0.7])
+    derivatives = ta.jit(lambda x: (ta.grad(lambda a: tnp.sum(fn(a) * a))(x) - fn(x),
+                                    ta.jvp(fn, (x,), (np.ones(4),))[1],
+                                    ta.jacrev(fn)(x), ta.jacfwd(fn)(x)))
+    for got in derivatives(x):
+        assert np.array_equal(got, np.zeros_like(got)), f"{name}: {got}"
 
 
 def test_power_at_a_zero_base():

@@ -100,7 +100,8 @@ BINARY_GROUPS = [
     (("divide",), ALL_DTYPES),
     (("floor_divide", "remainder"), NUMERIC),
     (("power",), NUMERIC),
-    (("arctan2",), NUMERIC),
+    (("arctan2", "copysign"), NUMERIC),
+    (("fmax", "fmin"), ALL_DTYPES),
     (("bitwise_and", "bitwise_or", "bitwise_xor"), INTEGRAL),
     (("logical_and", "logical_or", "logical_xor"), ALL_DTYPES),
     (COMPARISONS, ALL_DTYPES),
@@ -225,8 +226,10 @@ def test_clip(dtype, rng):
 # name -> (low, high) of the inputs, inside the domain of the function
 TRANSCENDENTAL = {"exp": (-3, 3), "log": (0.1, 5), "log1p": (-0.9, 5), "expm1": (-3, 3),
                   "tanh": (-3, 3), "sin": (-3, 3), "cos": (-3, 3), "tan": (-1.2, 1.2),
-                  "sqrt": (0, 5)}
-ROUNDING = ("floor", "ceil", "round")
+                  "sqrt": (0, 5), "log2": (0.1, 5), "log10": (0.1, 5), "exp2": (-3, 3), "cbrt": (-3, 3),
+                  "sinh": (-3, 3), "cosh": (-3, 3), "arcsin": (-0.95, 0.95), "arccos": (-0.95, 0.95),
+                  "arctan": (-3, 3), "arcsinh": (-3, 3), "arccosh": (1, 5), "arctanh": (-0.95, 0.95)}
+ROUNDING = ("floor", "ceil", "round", "trunc")
 SIGNS = ("abs", "absolute", "sign", "negative", "positive", "square")
 
 
@@ -237,6 +240,27 @@ def test_transcendental(name, dtype, rng):
     x = random_array(rng, (3, 4), dtype, low, high)
     assert_matches_numpy(lambda xp, x: getattr(xp, name)(x), x,
                          rtol=None if dtype == np.float32 else TRANSCENDENTAL_RTOL)
+
+
+# The functions numpy users reach for beyond the basics: one input each, inside every domain.
+MORE_MATH = {name: TRANSCENDENTAL[name] for name in ("log2", "log10", "exp2", "cbrt", "sinh", "cosh", "arcsin",
+                                                     "arccos", "arctan", "arcsinh", "arccosh", "arctanh")}
+
+
+@pytest.mark.parametrize("name", [*MORE_MATH, "trunc", "copysign", "fmax", "fmin"])
+def test_math_functions_eagerly_and_under_vmap(name, rng):
+    """Called on numpy arrays outside ``jit`` (eager mode) and mapped by ``vmap``, as numpy computes them."""
+    low, high = MORE_MATH.get(name, (-3, 3))
+    x = random_array(rng, (3, 4), np.float64, low, high)
+    y = random_array(rng, (3, 4), np.float64)
+    y[0, 0] = np.nan  # fmax and fmin take the number
+    fn, want = getattr(tnp, name), getattr(np, name)
+    args = (x,) if name in MORE_MATH or name == "trunc" else (x, y)
+    with np.errstate(invalid="ignore"):
+        expected = want(*args)
+    assert_close(fn(*args), expected, rtol=TRANSCENDENTAL_RTOL)
+    assert_close(ta.vmap(fn)(*args), expected, rtol=TRANSCENDENTAL_RTOL)
+    assert_close(ta.vmap(fn, in_axes=(1,) * len(args), out_axes=1)(*args), expected, rtol=TRANSCENDENTAL_RTOL)
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
@@ -277,6 +301,7 @@ def test_nan_propagation(dtype):
     x = np.array([1.0, np.nan, -2.0, 0.0], dtype)
     y = np.array([np.nan, 3.0, -1.0, -0.0], dtype)
     assert_matches_numpy(lambda xp, x, y: {"maximum": xp.maximum(x, y), "minimum": xp.minimum(x, y),
+                                           "fmax": xp.fmax(x, y), "fmin": xp.fmin(x, y),
                                            "sign": xp.sign(x), "max": xp.max(x), "min": xp.min(y),
                                            "argmax": xp.argmax(x), "argmin": xp.argmin(y),
                                            "ne": x != x, "eq": x == y, "lt": x < y}, x, y)
@@ -568,7 +593,9 @@ def test_asarray_and_captured_constants(rng):
 def test_aliases_and_constants():
     """Names that numpy spells two ways are one function; constants and dtypes are numpy's."""
     aliases = [("true_divide", "divide"), ("mod", "remainder"), ("abs", "absolute"), ("amax", "max"),
-               ("amin", "min"), ("array", "asarray")]
+               ("amin", "min"), ("array", "asarray"), ("atan2", "arctan2"), ("asin", "arcsin"),
+               ("acos", "arccos"), ("atan", "arctan"), ("asinh", "arcsinh"), ("acosh", "arccosh"),
+               ("atanh", "arctanh")]
     assert all(getattr(tnp, alias) is getattr(tnp, name) for alias, name in aliases)
     assert (tnp.pi, tnp.e, tnp.inf) == (np.pi, np.e, np.inf) and np.isnan(tnp.nan)
     dtypes = [tnp.float32, tnp.float64, tnp.int32, tnp.int64, tnp.bool_]
