@@ -148,6 +148,22 @@ def constant(value, shape: Sequence[int], element_type: ir.Type) -> Val:
                  TensorSpec(tuple(shape), element_type))
 
 
+def scalar_constant(value, element_type: ir.Type) -> Val:
+    """The scalar ``value`` of ``element_type`` (``arith.constant``; not a tensor).
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     with ir.InsertionPoint(module.body):
+    ...         two = scalar_constant(2.0, ir.F64Type.get())
+    >>> str(two.type)
+    'f64'
+    """
+    return Val(arith.ConstantOp(element_type, scalar_attr(value, element_type)).result)
+
+
 def array_constant(array: np.ndarray) -> Val:
     """An ``arith.constant`` holding the elements of a numpy array (dtype mapped by the bindings)."""
     attr = ir.DenseElementsAttr.get(np.ascontiguousarray(array))
@@ -211,7 +227,9 @@ def _operands(args: Sequence, element_type: ir.Type | None = None) -> list:
     """Tensors of one shape for ``args``: values broadcast, Python scalars splatted.
 
     Every value must have ``element_type`` (the first value's by default);
-    there is no promotion.
+    there is no promotion. When every value is a scalar (``f64``, not
+    ``tensor<f64>``) the operands stay scalars and Python numbers become
+    ``arith.constant`` scalars, so rules apply unchanged to scalar functions.
     """
     values = [wrap(a) for a in args if not isinstance(a, (bool, int, float))]
     if not values:
@@ -221,6 +239,9 @@ def _operands(args: Sequence, element_type: ir.Type | None = None) -> list:
         if v.element_type != element_type:
             raise TypeError(f"element types differ: {v.element_type} and {element_type} "
                             "(the builder does not promote; convert first)")
+    if not any(isinstance(v.type, ir.ShapedType) for v in values):
+        return [scalar_constant(a, element_type) if isinstance(a, (bool, int, float)) else wrap(a)
+                for a in args]
     shape = broadcast_shapes(*(v.shape for v in values))
     return [constant(a, shape, element_type) if isinstance(a, (bool, int, float))
             else broadcast_to(a, shape) for a in args]
@@ -367,9 +388,12 @@ def select(condition, on_true, on_false) -> Val:
     condition = wrap(condition)
     shape = broadcast_shapes(condition.shape, *(b.shape for b in branches))
     a, b = _operands([on_true, on_false, branches[0]], element_type)[:2]
-    a, b = broadcast_to(a, shape), broadcast_to(b, shape)
-    op = ir.Operation.create("arith.select", results=[a.type],
-                             operands=[broadcast_to(condition, shape), a, b])
+    if isinstance(a.type, ir.ShapedType) or isinstance(condition.type, ir.ShapedType):
+        a, b = broadcast_to(a, shape), broadcast_to(b, shape)
+    if isinstance(condition.type, ir.ShapedType):
+        condition = broadcast_to(condition, shape)
+    # else a scalar i1 selects between whole values, as arith.select allows.
+    op = ir.Operation.create("arith.select", results=[a.type], operands=[condition, a, b])
     return Val(op.result)
 
 
@@ -380,11 +404,39 @@ def sign(x) -> Val:
     return select(not_equal(x, x), x, s)
 
 
+def _is_bool(t: ir.Type) -> bool:
+    return isinstance(t, ir.IntegerType) and t.width == 1
+
+
+def convert_scalar(x: ir.Value, to: ir.Type) -> ir.Value:
+    """Convert one element with numpy ``astype`` semantics (floats truncate toward zero)."""
+    src = x.type
+    if src == to:
+        return x
+    if _is_bool(to):
+        zero = arith.constant(src, scalar_attr(0, src))
+        if isinstance(src, ir.FloatType):
+            return arith.cmpf(arith.CmpFPredicate.UNE, x, zero)
+        return arith.cmpi(arith.CmpIPredicate.ne, x, zero)
+    if isinstance(src, ir.FloatType):
+        if isinstance(to, ir.IntegerType):
+            return arith.fptosi(to, x)
+        return (arith.extf if to.width > src.width else arith.truncf)(to, x)
+    if isinstance(to, ir.FloatType):
+        return (arith.uitofp if _is_bool(src) else arith.sitofp)(to, x)
+    if to.width > src.width:
+        return (arith.extui if _is_bool(src) else arith.extsi)(to, x)
+    return arith.trunci(to, x)
+
+
+
 def convert(x, element_type: ir.Type) -> Val:
     """Convert the elements of ``x`` to ``element_type`` (``tad.convert``; ``x`` when already of it)."""
     x = wrap(x)
     if x.element_type == element_type:
         return x
+    if not isinstance(x.type, ir.ShapedType):
+        return Val(convert_scalar(x, element_type))
     return build("tad.convert", [x], {}, TensorSpec(x.shape, element_type))
 
 
@@ -393,9 +445,14 @@ def convert(x, element_type: ir.Type) -> Val:
 # ----------------------------------------------------------------------------
 
 def broadcast_to(x, shape: Sequence[int]) -> Val:
-    """Broadcast ``x`` to ``shape`` aligning trailing dimensions (numpy's rule)."""
+    """Broadcast ``x`` to ``shape`` aligning trailing dimensions (numpy's rule).
+
+    A scalar (``f64``, not a tensor) becomes a tensor of ``shape`` (``tensor.splat``).
+    """
     x = wrap(x)
     shape = tuple(shape)
+    if not isinstance(x.type, ir.ShapedType):
+        return Val(tensor.SplatOp(ir.RankedTensorType.get(list(shape), x.type), x, []).result)
     if x.shape == shape:
         return x
     lead = len(shape) - x.ndim
@@ -653,8 +710,14 @@ def insert_slice(piece, into, offsets: Sequence, sizes: Sequence,
                                     static_offsets, static_sizes, static_strides).result)
 
 
-def dynamic_row(x, index) -> Val:
-    """Row ``x[index]`` for an ``index``-typed value (``tensor.extract_slice``, leading dim dropped)."""
+def dynamic_row(x, index, row_type: ir.Type | None = None) -> Val:
+    """Row ``x[index]`` for an ``index``-typed value (``tensor.extract_slice``, leading dim dropped).
+
+    A scalar ``row_type`` (``f64``, not a tensor) reads one element of a
+    vector ``x`` (``tensor.extract``): the row :func:`insert_row` stored for a scalar.
+    """
+    if row_type is not None and not isinstance(row_type, ir.ShapedType):
+        return Val(tensor.ExtractOp(x, [index]).result)
     t = x.type
     rest = list(t.shape[1:])
     return extract_slice(x, ir.RankedTensorType.get(rest, t.element_type), [index] + [0] * len(rest),
@@ -662,7 +725,12 @@ def dynamic_row(x, index) -> Val:
 
 
 def insert_row(stack, row, index) -> Val:
-    """``stack`` with ``stack[index] = row`` (``tensor.insert_slice``, done in place after bufferization)."""
+    """``stack`` with ``stack[index] = row`` (``tensor.insert_slice``, done in place after bufferization).
+
+    A scalar ``row`` is one element of a vector ``stack`` (``tensor.insert``).
+    """
+    if not isinstance(row.type, ir.ShapedType):
+        return Val(tensor.InsertOp(row, stack, [index]).result)
     rest = list(row.type.shape)
     return insert_slice(row, stack, [index] + [0] * len(rest), [1] + rest, [1] * (len(rest) + 1))
 
@@ -684,6 +752,8 @@ def zeros_like(value, prefix: Sequence[int] = ()) -> Val:
     ('tensor.splat', 'tensor<2x?x3xf64>')
     """
     t = value.type
+    if not isinstance(t, ir.ShapedType):  # a scalar: its zero, or a batch of zeros
+        return scalar_constant(0, t) if not prefix else constant(0, prefix, t)
     shape = list(prefix) + list(t.shape)
     dynamic = [d for d, n in enumerate(t.shape) if ir.ShapedType.is_dynamic_size(n)]
     if not dynamic:

@@ -51,8 +51,8 @@ class RuleContext:
     ----------
     op : mlir.ir.Operation
     inputs, outputs : list of Val or None
-        The primal operands and results; None for values that are not
-        tensors (loop bounds, conditions).
+        The primal operands and results; None for values that are neither
+        ranked tensors nor scalars (memrefs, tokens).
     nb : int
         Rank of the batch prefix ``P`` of the (co)tangents.
     attrs : dict
@@ -82,22 +82,22 @@ class RuleContext:
 
     def zeros_like_input(self, i: int, like: Val) -> Val:
         """Zeros of the batched shape of operand ``i``; ``like`` supplies the batch prefix."""
-        x = self.inputs[i]
-        return builder.zeros(self.batched_shape(like, x.shape), x.element_type)
+        return builder.zeros_like(self.inputs[i], like.shape[:self.nb])
 
 
 Partial = Callable[[RuleContext], object]
 
 
 def _tensor_or_none(value: ir.Value) -> Optional[Val]:
-    return Val(value) if isinstance(value.type, ir.RankedTensorType) else None
+    scalar = isinstance(value.type, (ir.FloatType, ir.IntegerType, ir.IndexType))
+    return Val(value) if scalar or isinstance(value.type, ir.RankedTensorType) else None
 
 
 def make_context(op: ir.Operation, nb: int, derive: Optional[Callable] = None,
                  engine: object = None) -> RuleContext:
     """The :class:`RuleContext` of ``op`` with a batch prefix of rank ``nb``.
 
-    Operands and results that are not tensors (loop bounds, conditions) are None.
+    Operands and results that are neither tensors nor scalars are None.
     """
     return RuleContext(op, [_tensor_or_none(v) for v in op.operands],
                        [_tensor_or_none(v) for v in op.results], nb, python_attrs(op), derive, engine)

@@ -35,7 +35,7 @@ from mlir._mlir_libs._mlirDialectsLinalg import fill_builtin_region
 from mlir.dialects import arith, tensor
 from mlir.dialects._linalg_ops_gen import ContractOp, CopyOp, GenericOp, IndexOp, TransposeOp, YieldOp
 
-from .builder import scalar_attr
+from .builder import convert_scalar, scalar_attr
 
 
 
@@ -156,27 +156,6 @@ def parallel(inputs: Sequence[ir.Value], in_dims: Sequence[Sequence[Optional[int
 def splat(value: ir.Attribute, result_type: ir.RankedTensorType) -> ir.Value:
     """A tensor filled with ``value``, built as a generic that fusion folds into its consumers."""
     return parallel([], [], result_type, lambda _out: arith.constant(value.type, value))
-
-
-def convert_scalar(x: ir.Value, to: ir.Type) -> ir.Value:
-    """Convert one element with numpy ``astype`` semantics (floats truncate toward zero)."""
-    src = x.type
-    if src == to:
-        return x
-    if is_bool(to):
-        zero = arith.constant(src, zero_attr(src))
-        if isinstance(src, ir.FloatType):
-            return arith.cmpf(arith.CmpFPredicate.UNE, x, zero)
-        return arith.cmpi(arith.CmpIPredicate.ne, x, zero)
-    if isinstance(src, ir.FloatType):
-        if isinstance(to, ir.IntegerType):
-            return arith.fptosi(to, x)
-        return (arith.extf if to.width > src.width else arith.truncf)(to, x)
-    if isinstance(to, ir.FloatType):
-        return (arith.uitofp if is_bool(src) else arith.sitofp)(to, x)
-    if to.width > src.width:
-        return (arith.extui if is_bool(src) else arith.extsi)(to, x)
-    return arith.trunci(to, x)
 
 
 def index_scalar(dim: int, to: ir.Type) -> ir.Value:

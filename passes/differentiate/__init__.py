@@ -43,7 +43,7 @@ from mlir.dialects import arith, func, scf
 from tensorad.dialects import builder as tad_ops
 
 from . import control_flow, forward, reverse  # noqa: F401  (control_flow registers the rules of scf ops)
-from .signature import DerivativeError, Request, check, expected_type, pending_requests, vmap_type
+from .signature import DerivativeError, Request, check, derivative_type, expected_type, pending_requests, vmap_type
 
 _BUILDERS = {"vjp": reverse.build, "jvp": forward.build}
 
@@ -231,7 +231,7 @@ class Generator:
 
 
 def _batched(t: ir.Type, prefix: tuple) -> ir.Type:
-    return ir.RankedTensorType.get(list(prefix) + list(t.shape), t.element_type)
+    return derivative_type(t, prefix)
 
 
 def _rowwise_call(callee: str, fixed: list, batched: list, stacked_types: list, prefix: tuple,

@@ -42,7 +42,7 @@ from tensorad.passes.remat import revolve
 from tensorad.passes.remat.revolve import Action, Kind
 
 from .activity import reach, captured_values, dependency_graph, is_float_tensor
-from .signature import DerivativeError
+from .signature import DerivativeError, derivative_type, element_type, is_scalar, value_shape
 
 
 def _terminator(block: ir.Block) -> ir.Operation:
@@ -50,8 +50,7 @@ def _terminator(block: ir.Block) -> ir.Operation:
 
 
 def _batched_type(value: ir.Value, prefix: tuple) -> ir.Type:
-    t = value.type
-    return ir.RankedTensorType.get(list(prefix) + list(t.shape), t.element_type)
+    return derivative_type(value.type, prefix)
 
 
 def _replay(template: ir.Operation, region: int, arguments: Sequence[ir.Value]):
@@ -286,11 +285,14 @@ def taped_carries(loop: ir.Operation) -> list:
     return [k for k, arg in enumerate(carries) if list(arg.uses) and not _only_overwritten(arg)]
 
 
-def _empty_tape(value: ir.Value, static_count, count: ir.Value) -> ir.Value:
+def _tape(value: ir.Value, rows) -> ir.Value:
+    """An empty tape of ``rows`` rows (an int or an index value), each of the shape of ``value`` (one element for a scalar)."""
     t = value.type
-    if static_count is not None:
-        return tensor.EmptyOp([static_count] + list(t.shape), t.element_type).result
-    return tensor.EmptyOp([count] + list(t.shape), t.element_type).result
+    return tensor.EmptyOp([rows] + list(value_shape(t)), element_type(t)).result
+
+
+def _empty_tape(value: ir.Value, static_count, count: ir.Value) -> ir.Value:
+    return _tape(value, static_count if static_count is not None else count)
 
 
 def _snapshots(loop: ir.Operation):
@@ -412,7 +414,8 @@ def _backward_loop(c, op: ir.Operation, region: int, count: ir.Value, tapes: lis
     with ir.InsertionPoint(backward.body):
         last = arith.SubIOp(count, _index(1)).result
         row = arith.SubIOp(last, backward.induction_variable).result
-        known = {k: tad_ops.dynamic_row(tapes[i], row) for i, k in enumerate(taped)}
+        inits = _loop_inits(op)
+        known = {k: tad_ops.dynamic_row(tapes[i], row, inits[k].type) for i, k in enumerate(taped)}
         scf.YieldOp(_reverse_step(c, op, region, leading(row) + _full_carries(op, known),
                                   list(backward.inner_iter_args), active, outer))
     _accumulate_adjoints(bw, op, active, outer, list(backward.results))
@@ -441,8 +444,7 @@ def _revolve_vjp(c, cotangents, active: list, outer: list, taped: list, steps: i
     last = max((a.slot for a in actions), default=-1) + 1  # the row of x[l - 1]
     inits = _loop_inits(op)
     with ir.InsertionPoint(op):
-        stacks = [tensor.EmptyOp([last + 1] + list(inits[k].type.shape),
-                                 inits[k].type.element_type).result for k in taped]
+        stacks = [_tape(inits[k], last + 1) for k in taped]
         sweep = actions[:turn] + [Action(Kind.TAKESHOT, steps - 1, steps - 1, last),
                                   Action(Kind.ADVANCE, steps - 1, steps)]
         results, stacks, _ = _run_actions(c, sweep, dict(enumerate(inits)), taped, stacks)
@@ -522,7 +524,8 @@ def _run_actions(c, actions: list, state: dict, taped: list, stacks: list, adjoi
 
         if any(row[0] >= 0 for row in rows):
             restored = _when(given(restore), [state[k] for k in taped],
-                             lambda: [tad_ops.dynamic_row(s, restore) for s in stacks])
+                             lambda: [tad_ops.dynamic_row(s, restore, state[k].type)
+                                      for s, k in zip(stacks, taped)])
             state.update(zip(taped, restored))
         state = _advance(op, start, stop, state)
         if any(row[3] >= 0 for row in rows):
@@ -586,15 +589,14 @@ def _while_vjp(c, cotangents):
     if not active and not outer:
         return []
     taped = taped_carries(op)
-    if any(not isinstance(v.type, ir.RankedTensorType) for v in inits):
-        raise DerivativeError(op.location, "reverse mode through an scf.while needs tensor carries "
+    if any(not isinstance(v.type, ir.RankedTensorType) and not is_scalar(v.type) for v in inits):
+        raise DerivativeError(op.location, "reverse mode through an scf.while needs tensor or scalar carries "
                               "(a while loop's own derivative cannot be differentiated in reverse "
                               "mode again: take forward over reverse, e.g. jvp of grad or hessian, "
                               "or use fori_loop or scan)")
     index = ir.IndexType.get()
     with ir.InsertionPoint(op):
-        tapes = [tensor.EmptyOp([_INITIAL_ROWS] + list(inits[k].type.shape),
-                                inits[k].type.element_type).result for k in taped]
+        tapes = [_tape(inits[k], _INITIAL_ROWS) for k in taped]
         tapes = [tensor.CastOp(ir.RankedTensorType.get([ir.ShapedType.get_dynamic_size()]
                                                        + list(t.type.shape[1:]), t.type.element_type),
                                t).result for t in tapes]

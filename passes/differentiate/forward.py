@@ -19,7 +19,7 @@ from tensorad.dialects.derivatives import make_context
 from tensorad.dialects.record import Trait, has_trait, record_of
 
 from .activity import captured_values, carries_derivative, written_memrefs
-from .signature import DerivativeError
+from .signature import DerivativeError, derivative_type
 
 
 class Forward:
@@ -98,8 +98,7 @@ def build(fn: ir.Operation, request, prefix: tuple, derive) -> None:
     tangents = {}
     for i in request.wrt:
         arg = block.arguments[i]
-        t = ir.RankedTensorType.get(list(prefix) + list(arg.type.shape), arg.type.element_type)
-        tangents[arg] = Val(block.add_argument(t, fn.location))
+        tangents[arg] = Val(block.add_argument(derivative_type(arg.type, prefix), fn.location))
     out_tangents = Forward(tangents, prefix, derive).sweep(block)
     terminator = list(block.operations)[-1]
     results = list(terminator.operands)

@@ -22,7 +22,7 @@ from tensorad.dialects.derivatives import make_context
 from tensorad.dialects.record import Trait, has_trait, record_of
 
 from .activity import active_values, is_float_tensor
-from .signature import DerivativeError
+from .signature import DerivativeError, derivative_type
 
 
 def _missing_rule(op: ir.Operation) -> DerivativeError:
@@ -91,8 +91,7 @@ def build(fn: ir.Operation, request, prefix: tuple, derive) -> None:
     ops = list(block.operations)
     terminator = ops[-1]
     results = list(terminator.operands)
-    seeds = [Val(block.add_argument(ir.RankedTensorType.get(
-        list(prefix) + list(r.type.shape), r.type.element_type), fn.location)) for r in results]
+    seeds = [Val(block.add_argument(derivative_type(r.type, prefix), fn.location)) for r in results]
     wrt = [block.arguments[i] for i in request.wrt]
     active = active_values(block, wrt)
     engine = Backward(active.__contains__, prefix, derive)

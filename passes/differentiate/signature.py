@@ -147,13 +147,53 @@ def tensor_type(shape, element_type) -> ir.RankedTensorType:
     return ir.RankedTensorType.get(list(shape), element_type)
 
 
+#: Scalar types a differentiated function may take and return (floats are
+#: differentiable, the others inactive), as Enzyme-MLIR's inputs do.
+SCALAR_TYPES = (ir.FloatType, ir.IntegerType, ir.IndexType)
+
+
+def is_scalar(t: ir.Type) -> bool:
+    """Whether ``t`` is a scalar (not shaped) float, integer or index type."""
+    return isinstance(t, SCALAR_TYPES)
+
+
+def value_shape(t: ir.Type) -> tuple:
+    """The shape of a ranked tensor type; ``()`` for a scalar type."""
+    return () if is_scalar(t) else tuple(t.shape)
+
+
+def element_type(t: ir.Type) -> ir.Type:
+    """The element type of a ranked tensor type; a scalar type itself."""
+    return t if is_scalar(t) else t.element_type
+
+
+def derivative_type(t: ir.Type, prefix: tuple = ()) -> ir.Type:
+    """The type of a (co)tangent of a value of type ``t`` with batch prefix ``prefix``.
+
+    A scalar's unbatched (co)tangent is a scalar of its type; a batched one
+    is a tensor of shape ``prefix``.
+
+    Examples
+    --------
+    >>> with ir.Context(), ir.Location.unknown():
+    ...     f64 = ir.F64Type.get()
+    ...     print(derivative_type(f64), derivative_type(f64, (3,)), derivative_type(tensor_type((2,), f64), (3,)))
+    f64 tensor<3xf64> tensor<3x2xf64>
+    """
+    if is_scalar(t) and not prefix:
+        return t
+    return tensor_type(tuple(prefix) + value_shape(t), element_type(t))
+
+
 def batch_prefix(declared: ir.Type, unbatched: ir.Type) -> tuple:
     """The prefix ``P`` such that ``declared`` is ``P + unbatched`` (raises ValueError otherwise)."""
+    if is_scalar(unbatched) and declared == unbatched:
+        return ()
     if not isinstance(declared, ir.RankedTensorType):
         raise ValueError
-    d_shape, u_shape = list(declared.shape), list(unbatched.shape)
+    d_shape, u_shape = list(declared.shape), list(value_shape(unbatched))
     k = len(d_shape) - len(u_shape)
-    if k < 0 or d_shape[k:] != u_shape or declared.element_type != unbatched.element_type:
+    if k < 0 or d_shape[k:] != u_shape or declared.element_type != element_type(unbatched):
         raise ValueError
     return tuple(d_shape[:k])
 
@@ -161,9 +201,9 @@ def batch_prefix(declared: ir.Type, unbatched: ir.Type) -> tuple:
 def expected_type(request: Request, primal_type: ir.FunctionType, prefix: tuple) -> ir.FunctionType:
     """The function type a request must declare, given the primal's type and batch prefix."""
     inputs, results = list(primal_type.inputs), list(primal_type.results)
-    batched = [tensor_type(prefix + tuple(t.shape), t.element_type)
+    batched = [derivative_type(t, prefix)
                for t in (results if request.kind == "vjp" else [inputs[i] for i in request.wrt])]
-    derived = [tensor_type(prefix + tuple(t.shape), t.element_type)
+    derived = [derivative_type(t, prefix)
                for t in ([inputs[i] for i in request.wrt] if request.kind == "vjp" else results)]
     return ir.FunctionType.get(inputs + batched, results + derived)
 
@@ -173,36 +213,40 @@ _UNSTRUCTURED = ("cf.br", "cf.cond_br", "cf.switch")
 
 
 def check_primal(request: Request, primal_type: ir.FunctionType) -> None:
-    """Check that ``@of`` can be differentiated: ``wrt`` inputs and results are tensors, and no branches.
+    """Check that ``@of`` can be differentiated: ``wrt`` inputs and results are tensors or scalars, and no branches.
 
     Raises
     ------
     DerivativeError
-        At the primal function for a type that is not a ranked tensor, at
-        its first branch op for unstructured control flow.
+        At the primal function for a type that is neither a ranked tensor
+        nor a scalar (float, integer, index), at its first branch op for
+        unstructured control flow.
 
     Examples
     --------
     >>> from tensorad.dialects import make_context
     >>> m = ir.Module.parse('''
-    ... func.func @f(%x: f64) -> f64 { return %x : f64 }
-    ... func.func private @f_vjp(f64, f64) -> (f64, f64) attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}}
+    ... func.func @f(%x: memref<2xf64>) -> f64 { %c = arith.constant 0 : index
+    ...   %0 = memref.load %x[%c] : memref<2xf64>
+    ...   return %0 : f64 }
+    ... func.func private @f_vjp(memref<2xf64>, f64) -> (f64, memref<2xf64>)
+    ...     attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}}
     ... ''', make_context())
     >>> request = Request.from_decl(m.body.operations[1].operation)
     >>> try:
     ...     check_primal(request, m.body.operations[0].attributes["function_type"].value)
     ... except DerivativeError as err:
     ...     print(err)
-    cannot differentiate @f: input 0 has type f64, and tad-differentiate works on ranked tensors (tensor<f64> for a scalar)
+    cannot differentiate @f: input 0 has type memref<2xf64>, and tad-differentiate works on ranked tensors and scalars (f64, i1, index, ...)
     """
     primal = _function(request.decl.parent, request.of)
     inputs = list(primal_type.inputs)
     differentiated = [("input", i, inputs[i]) for i in request.wrt if 0 <= i < len(inputs)]
     for kind, i, t in differentiated + [("result", i, t) for i, t in enumerate(primal_type.results)]:
-        if not isinstance(t, ir.RankedTensorType):
+        if not isinstance(t, ir.RankedTensorType) and not is_scalar(t):
             raise DerivativeError((primal or request.decl).location,
                                   f"cannot differentiate @{request.of}: {kind} {i} has type {t}, and "
-                                  "tad-differentiate works on ranked tensors (tensor<f64> for a scalar)")
+                                  "tad-differentiate works on ranked tensors and scalars (f64, i1, index, ...)")
     branch = None if primal is None else _first_branch(primal)
     if branch is not None:
         raise DerivativeError(branch.location, f"cannot differentiate @{request.of}: unstructured control flow "
@@ -237,7 +281,7 @@ def check(request: Request, primal_type: ir.FunctionType) -> tuple:
         if not 0 <= i < len(inputs):
             raise DerivativeError(request.decl.location,
                                   f"wrt index {i} is out of range: @{request.of} has {len(inputs)} inputs")
-        if not isinstance(inputs[i].element_type, ir.FloatType):
+        if not isinstance(element_type(inputs[i]), ir.FloatType):
             raise DerivativeError(request.decl.location,
                                   f"cannot differentiate with respect to input {i} of type {inputs[i]}: "
                                   "only floating-point inputs have derivatives")

@@ -16,7 +16,7 @@ import tensorad as ta
 import tensorad.numpy as tnp
 from tensorad.fuzz import campaign, checks, ir, programs, runner
 
-CAMPAIGN_PROGRAMS = 300
+CAMPAIGN_PROGRAMS = 120  # each also runs eagerly and under vmap (about 1.2 s a program)
 CAMPAIGN_IR = 100
 
 
@@ -45,6 +45,74 @@ def test_a_wrong_custom_vjp_is_a_wrong_result():
     result = checks.check_function(planted, np.sin, np.sin, [np.linspace(-1.0, 1.0, 4)], seed=0,
                                    modes=("rev",))
     assert result["status"] == "wrong" and result["check"] == "rev"
+
+
+VMAP = {"size": 3, "in_axes": [1, None], "out_axes": -1, "grad": True}
+
+
+def test_eager_and_vmap_checks_run_on_a_seeded_program():
+    program = {"seed": 5, "inputs": [[[2, 3], "float64"], [[3], "float64"]],
+               "stmts": [["tanh", [0], {}], ["multiply", [2, 1], {}],
+                         ["sum", [3], {"axis": 1, "keepdims": False}]],
+               "ret": None, "modes": ["rev"], "nested": None, "eager": True, "vmap": VMAP}
+    stages = []
+    assert checks.run_program(program, stages.append) == {"status": "ok", "check": None, "message": ""}
+    assert stages == ["forward", "eager", "vmap", "rev", "vmap_grad"]
+    generated = [programs.generate(s) for s in range(30)]
+    assert all(p["eager"] and len(p["vmap"]["in_axes"]) == len(p["inputs"]) for p in generated)
+    assert {a for p in generated for a in p["vmap"]["in_axes"]} >= {0, None, 1, -1}
+    assert any(p["vmap"]["grad"] for p in generated)
+
+
+def test_vmap_axes_fit_the_inputs_while_shrinking():
+    assert checks.batch_axes({"in_axes": [2, None, -1]}, [1, 3, 0]) == [1, None, -1]
+    assert checks.batch_axes({"in_axes": [None, None]}, [1, 1]) == [0, None]
+    program = {"seed": 1, "inputs": [[[2], "float64"], [[2], "float64"]], "stmts": [["sin", [1], {}]],
+               "ret": None, "modes": [], "nested": None, "eager": True, "vmap": VMAP}
+    candidates = runner._py_candidates(program, "vmap")
+    assert {"vmap": dict(VMAP, in_axes=[None]), "inputs": [[[2], "float64"]]}.items() <= \
+        next(c for c in candidates if len(c["inputs"]) == 1).items()  # the unused input's axis goes too
+    assert candidates[0]["vmap"] == dict(VMAP, grad=False) and not candidates[0]["eager"]  # only the failing check
+
+
+def test_a_wrong_eager_result_is_reported():
+    # Right under tracing, off by one when called on arrays, i.e. eagerly.
+    def eager_is_wrong(x):
+        return tnp.sin(x) + (1.0 if isinstance(x, np.ndarray) else 0.0)
+
+    x = [np.linspace(-1.0, 1.0, 4)]
+    result = checks.check_function(eager_is_wrong, np.sin, np.sin, x, seed=0, modes=(), eager=True)
+    assert result["status"] == "wrong" and result["check"] == "eager", result
+    assert checks.check_function(eager_is_wrong, np.sin, np.sin, x, seed=0, modes=())["status"] == "ok"
+
+
+def _doubled(name, monkeypatch):
+    """Plant a batching bug: the rule of ``name`` gives twice the right rows."""
+    from tensorad.dialects.record import record_of
+    record = record_of(name)
+    right = record.batching
+    monkeypatch.setattr(record, "batching", lambda ctx, op, operands, batched:
+                        [r * 2.0 for r in right(ctx, op, operands, batched)])
+
+
+def test_a_wrong_batching_rule_is_a_wrong_vmap_result(monkeypatch):
+    _doubled("tad.reduce_sum", monkeypatch)
+    f = lambda x: tnp.sum(tnp.sin(x), axis=0)  # noqa: E731
+    reference = lambda x: np.sum(np.sin(x), axis=0)  # noqa: E731
+    result = checks.check_function(f, reference, reference, [np.linspace(-1.0, 1.0, 6).reshape(2, 3)], seed=0,
+                                   modes=(), vmap=dict(VMAP, in_axes=[1], grad=False))
+    assert result["status"] == "wrong" and result["check"] == "vmap", result
+    assert "output 0" in result["message"]
+
+
+def test_a_wrong_batching_rule_in_a_gradient_is_a_wrong_vmap_grad_result(monkeypatch):
+    # The pullback of the inner sum broadcasts a batched cotangent; the function itself broadcasts nothing.
+    _doubled("tad.broadcast_in_dim", monkeypatch)
+    f = lambda x: tnp.sum(tnp.tanh(tnp.sum(x, axis=1)))  # noqa: E731
+    reference = lambda x: np.sum(np.tanh(np.sum(x, axis=1)))  # noqa: E731
+    result = checks.check_function(f, reference, reference, [np.linspace(-1.0, 1.0, 6).reshape(2, 3)], seed=0,
+                                   modes=(), vmap=VMAP)
+    assert result["status"] == "wrong" and result["check"] == "vmap_grad", result
 
 
 def test_a_clean_refusal_and_an_internal_error_are_told_apart():
@@ -83,9 +151,9 @@ def _completed(returncode, stderr):
     return subprocess.CompletedProcess([], returncode, "", stderr)
 
 
-def _py(seed, inputs, stmts, modes=(), nested=None):
+def _py(seed, inputs, stmts, modes=(), nested=None, vmap=None):
     return {"kind": "py", "program": {"seed": seed, "inputs": inputs, "stmts": stmts, "ret": None,
-                                      "modes": list(modes), "nested": nested}}
+                                      "modes": list(modes), "nested": nested, "vmap": vmap}}
 
 
 SCAN = {"returns_carry": False, "reverse": True, "part": 0}
@@ -106,6 +174,9 @@ KNOWN_FINDINGS = [
     _py(50657, [[[0], "float64"]], [["fori_loop", [0], {"n": 2}]], modes=["rev"]),
     _py(50914, [[[], "float64"]], [["while_loop", [0], {"n": 3}]], nested="jvp_of_grad"),
     _py(50407, [[[2, 1, 2], "float64"]], [["cond", [0], {}], ["scan", [1], dict(SCAN, part=1)]], modes=["jacfwd"]),
+    # `--programs 150 --seed 3100000`: vmap of a while loop's gradient (its tape has a dynamic length).
+    _py(3100019, [[[], "float64"]], [["while_loop", [0], {"n": 2}]],
+        vmap={"size": 2, "in_axes": [None], "out_axes": 0, "grad": True}),
     {"kind": "ir", "program": {"seed": 20261162, "inputs": [[1, 1]], "mutation": None, "ops": [
         ["tad.broadcast_in_dim", [0], {"n": 3}], ["tad.reduce_max", [1], {"dims": [0, 2]}]]}},
 ]

@@ -60,13 +60,20 @@ def _tolerance(program: dict) -> tuple:
     return (2e-3, 2e-2) if f32 else (1e-8, 1e-5)
 
 
-def close(actual, expected, tol: float) -> bool:
-    """Elementwise ``|actual - expected| <= tol * (1 + max|expected|)``, shapes and NaNs included."""
+def close(actual, expected, tol: float, equal_nan: bool = False) -> bool:
+    """Elementwise ``|actual - expected| <= tol * (1 + max|expected|)``, shapes and NaNs included.
+
+    With ``equal_nan``, elements equal in both (NaN and infinities too) agree
+    and the scale is taken over the finite elements: two computations of the
+    same thing, where the reference itself may overflow.
+    """
     actual, expected = np.asarray(actual, np.float64), np.asarray(expected, np.float64)
     if actual.shape != expected.shape:
         return False
-    scale = 1.0 + (float(np.max(np.abs(expected))) if expected.size else 0.0)
-    return bool(np.all(np.abs(actual - expected) <= tol * scale))
+    same = (actual == expected) | (np.isnan(actual) & np.isnan(expected)) if equal_nan else False
+    scaled = expected[np.isfinite(expected)] if equal_nan else expected
+    scale = 1.0 + (float(np.max(np.abs(scaled))) if scaled.size else 0.0)
+    return bool(np.all(same | (np.abs(actual - expected) <= tol * scale)))
 
 
 def inner(xs, ys) -> tuple:
@@ -121,17 +128,23 @@ def run_program(program: dict, stage=lambda name: None) -> dict:
                           compile_function(source, numpy_namespace(), NUMPY_LAX, NUMPY_NN),
                           compile_function(source, numpy_namespace(np.float64), NUMPY_LAX, NUMPY_NN),
                           input_values(program), program["seed"], program["modes"], program["nested"],
-                          _tolerance(program), stage)
+                          _tolerance(program), stage, eager=program.get("eager", False),
+                          vmap=program.get("vmap"))
 
 
 def check_function(f_ta, f_np, f64_np, xs: list, seed: int, modes=("rev", "fwd"), nested=None,
-                   tolerances=(1e-8, 1e-5), stage=lambda name: None) -> dict:
+                   tolerances=(1e-8, 1e-5), stage=lambda name: None, eager: bool = False,
+                   vmap: dict | None = None) -> dict:
     """Check ``f_ta`` (tensorad) against ``f_np`` (numpy) and ``f64_np`` (numpy, all float64) at ``xs``.
 
     ``modes`` picks reverse (``"rev"``: ``<vjp(u), v>`` against finite
     differences) and forward (``"fwd"``: ``jvp(v)`` against them) mode, and
     both together add the dot-product test; ``nested`` names a second-order
-    check (:data:`tensorad.fuzz.programs.NESTED`).
+    check (:data:`tensorad.fuzz.programs.NESTED`). ``eager`` also calls
+    ``f_ta`` on the arrays themselves (every op runs eagerly) against jit and
+    numpy; ``vmap`` (:func:`tensorad.fuzz.programs.vmap_config`) maps it over
+    a batch of inputs (``"vmap"``), and its gradient too when ``vmap["grad"]``
+    (``"vmap_grad"``), against a loop of jit (of grad) over the rows.
 
     Examples
     --------
@@ -141,6 +154,7 @@ def check_function(f_ta, f_np, f64_np, xs: list, seed: int, modes=("rev", "fwd")
     'ok'
     """
     import tensorad as ta
+    import tensorad.numpy as tnp
 
     xs64 = [x.astype(np.float64) for x in xs]
     rng = np.random.default_rng(seed + 1)
@@ -151,10 +165,25 @@ def check_function(f_ta, f_np, f64_np, xs: list, seed: int, modes=("rev", "fwd")
     check = "forward"
     try:
         stage(check)
-        out = np.asarray(ta.jit(f_ta)(*xs))
+        jitted = ta.jit(f_ta)
+        out = np.asarray(jitted(*xs))
         if out.dtype != expected.dtype or not close(out, expected, fwd_tol):
             return _wrong(check, f"jit gives {out.dtype}{list(out.shape)} {out.ravel()[:6]}, numpy "
                                  f"{expected.dtype}{list(expected.shape)} {expected.ravel()[:6]}")
+        if eager:
+            check = "eager"
+            stage(check)
+            got = np.asarray(_quiet(f_ta, *xs))
+            for what, want in (("numpy", expected), ("jit", out)):
+                if got.dtype != want.dtype or not close(got, want, fwd_tol):
+                    return _wrong(check, f"eager gives {got.dtype}{list(got.shape)} {got.ravel()[:6]}, {what} "
+                                         f"{want.dtype}{list(want.shape)} {want.ravel()[:6]}")
+        if vmap:
+            check = "vmap"
+            stage(check)
+            problem = _vmap_problem(f_ta, jitted, xs, vmap, fwd_tol, rng)
+            if problem:
+                return _wrong(check, problem)
         fd = _quiet(directional_fd, f64_np, xs64, vs)
         rev = fwd = None
         if "rev" in modes:
@@ -191,6 +220,15 @@ def check_function(f_ta, f_np, f64_np, xs: list, seed: int, modes=("rev", "fwd")
             check = nested
             stage(check)
             problem = _nested(nested, f_ta, xs, vs, u, rng)
+            if problem:
+                return _wrong(check, problem)
+        if vmap and vmap.get("grad"):
+            check = "vmap_grad"
+            stage(check)
+            argnums = tuple(range(len(xs)))
+            # A scalar program is its own loss; any other is weighted by the cotangent u, as in "rev".
+            loss = f_ta if expected.ndim == 0 else lambda *a: tnp.sum(f_ta(*a) * u.astype(expected.dtype))
+            problem = _vmap_problem(ta.grad(loss, argnums), None, xs, vmap, fwd_tol, rng)
             if problem:
                 return _wrong(check, problem)
     except Exception as err:  # noqa: BLE001 - every exception is judged, none escapes
@@ -233,4 +271,57 @@ def _nested(kind: str, f_ta, xs, vs, u, rng) -> str | None:
     want = float(directional_fd(ta.jit(scalar), xs, vs))
     if not _same_scalar(got, want, scale + abs(want), tol):
         return f"<{kind}, v> = {got!r}, finite differences {want!r}"
+    return None
+
+
+def batch_axes(vmap: dict, in_ranks: list) -> list:
+    """The in_axes of ``vmap`` made valid for inputs of ranks ``in_ranks``.
+
+    An axis past the end of its (batched) input becomes its last axis, so a
+    program keeps its vmap while shrinking drops dimensions; at least one
+    input is mapped.
+
+    Examples
+    --------
+    >>> batch_axes({"in_axes": [2, None, -1]}, [1, 3, 0])
+    [1, None, -1]
+    >>> batch_axes({"in_axes": [None]}, [2])
+    [0]
+    """
+    axes = [None if a is None else _clamp_axis(a, rank) for a, rank in zip(vmap["in_axes"], in_ranks)]
+    return axes if any(a is not None for a in axes) else [0] + axes[1:]
+
+
+def _clamp_axis(axis: int, rank: int) -> int:
+    """``axis`` as a place for a new axis in a value of rank ``rank`` (``0..rank``, or ``-1``)."""
+    return axis if axis < 0 else min(axis, rank)
+
+
+def _vmap_problem(fun, jitted, xs: list, vmap: dict, tol: float, rng) -> str | None:
+    """``vmap(fun)`` over a batch whose first row is ``xs`` against ``jitted`` (default ``fun``) row by row.
+
+    The message of a mismatch, or None. ``fun`` returns one array or a tuple
+    of them (a gradient per argument); every output gets the out_axes of
+    ``vmap``, made valid for its rank.
+    """
+    import tensorad as ta
+
+    size = vmap["size"]
+    in_axes = batch_axes(vmap, [x.ndim for x in xs])
+    rows = [xs] + [[rng.uniform(-1.0, 1.0, x.shape).astype(x.dtype) if a is not None else x
+                    for x, a in zip(xs, in_axes)] for _ in range(size - 1)]
+    batch = [x if a is None else np.stack([row[i] for row in rows], axis=a)
+             for i, (x, a) in enumerate(zip(xs, in_axes))]
+    per_row = [(fun if jitted is None else jitted)(*row) for row in rows]
+    single = not isinstance(per_row[0], tuple)
+    per_row = [(r,) if single else r for r in per_row]
+    out_axes = tuple(_clamp_axis(vmap["out_axes"], np.ndim(r)) for r in per_row[0])
+    want = [np.stack([np.asarray(r[k]) for r in per_row], axis=a) for k, a in enumerate(out_axes)]
+    got = ta.vmap(fun, in_axes=tuple(in_axes), out_axes=out_axes[0] if single else out_axes)(*batch)
+    got = [np.asarray(g) for g in ((got,) if single else got)]
+    for k, (g, w) in enumerate(zip(got, want)):
+        if g.dtype != w.dtype or not close(g, w, tol, equal_nan=True):
+            return (f"vmap(in_axes={tuple(in_axes)}, out_axes={out_axes}) of {size} rows: output {k} is "
+                    f"{g.dtype}{list(g.shape)} {g.ravel()[:6]}, the loop gives {w.dtype}{list(w.shape)} "
+                    f"{w.ravel()[:6]}")
     return None

@@ -353,4 +353,29 @@ def generate(seed: int, max_statements: int = 7) -> dict:
             render(program)
         except Invalid:
             continue
+        program["eager"] = True
+        program["vmap"] = vmap_config(seed, n_inputs)
         return program
+
+
+def vmap_config(seed: int, n_inputs: int) -> dict:
+    """How the ``vmap`` checks map a program: batch size, in_axes per input, out_axes, and whether of its gradient.
+
+    Drawn from a generator of its own, so that adding it left the programs
+    of every seed as they were. An axis may exceed its input's rank: the
+    check clamps it (:func:`tensorad.fuzz.checks.batch_axes`).
+
+    Examples
+    --------
+    >>> config = vmap_config(5, 2)
+    >>> sorted(config), len(config["in_axes"])
+    (['grad', 'in_axes', 'out_axes', 'size'], 2)
+    >>> config == vmap_config(5, 2)
+    True
+    """
+    rng = random.Random(f"vmap{seed}")
+    in_axes = [rng.choice([0, 0, None, 1, 2, -1]) for _ in range(n_inputs)]
+    if all(a is None for a in in_axes):
+        in_axes[rng.randrange(n_inputs)] = rng.choice([0, 1, -1])
+    return {"size": rng.choice([2, 3]), "in_axes": in_axes, "out_axes": rng.choice([0, 0, 1, 2, -1]),
+            "grad": rng.random() < 0.5}

@@ -260,19 +260,35 @@ def _renumber(program: dict, var: int, replacement: int | None) -> dict | None:
     inputs = [x for i, x in enumerate(program["inputs"]) if i != var]
     if not inputs:
         return None
-    return dict(program, inputs=inputs, stmts=stmts, ret=ret)
+    smaller = dict(program, inputs=inputs, stmts=stmts, ret=ret)
+    if program.get("vmap"):
+        smaller["vmap"] = dict(program["vmap"], in_axes=[a for i, a in enumerate(program["vmap"]["in_axes"])
+                                                         if i != var])
+    return smaller
 
 
 def _check_candidates(program: dict, check: str | None) -> list:
+    # Only the failing check runs: the eager and vmap checks too are dropped unless they failed.
+    alone = dict(program, eager=check == "eager",
+                 vmap=dict(program["vmap"], grad=check == "vmap_grad")
+                 if check in ("vmap", "vmap_grad") and program.get("vmap") else None)
     out = []
-    if check in ("forward", None):
-        out.append(dict(program, modes=[], nested=None))
+    if check in ("forward", "eager", "vmap", "vmap_grad", None):
+        out.append(dict(alone, modes=[], nested=None))
     elif check in ("rev", "fwd", "jacrev", "jacfwd"):
-        out.append(dict(program, modes=[check], nested=None))
+        out.append(dict(alone, modes=[check], nested=None))
     elif check == "dot-product":
-        out.append(dict(program, nested=None))
+        out.append(dict(alone, nested=None))
     else:
-        out.append(dict(program, modes=[]))
+        out.append(dict(alone, modes=[]))
+    if check in ("vmap", "vmap_grad") and program.get("vmap"):
+        # The simplest map that still fails: two rows, leading axes.
+        vmap = program["vmap"]
+        out += [dict(program, vmap=dict(vmap, size=2)), dict(program, vmap=dict(vmap, out_axes=0))]
+        out += [dict(program, vmap=dict(vmap, in_axes=vmap["in_axes"][:i] + [0] + vmap["in_axes"][i + 1:]))
+                for i, a in enumerate(vmap["in_axes"]) if a not in (0, None)]
+        out += [dict(program, vmap=dict(vmap, in_axes=vmap["in_axes"][:i] + [None] + vmap["in_axes"][i + 1:]))
+                for i, a in enumerate(vmap["in_axes"]) if a is not None]
     if any(d == "float32" for _, d in program["inputs"]):
         out.append(dict(program, inputs=[[s, "float64"] for s, _ in program["inputs"]]))
     return [c for c in out if c != program]
@@ -386,7 +402,8 @@ def write_reproducer(out_dir: str, task: dict, result: dict) -> str:
         listing = "# The program (xp is numpy for the reference, tensorad.numpy under test):\n" + "".join(
             f"#   {ln}\n" for ln in render(task["program"]).splitlines())
         listing += f"# inputs (shape, dtype): {task['program']['inputs']}, checks: " \
-                   f"{task['program']['modes']} nested={task['program']['nested']}\n"
+                   f"{task['program']['modes']} nested={task['program']['nested']} " \
+                   f"eager={task['program'].get('eager', False)} vmap={task['program'].get('vmap')}\n"
     else:
         from .ir import render_ir
         listing = "# The module:\n" + "".join(f"#   {ln}\n" for ln in render_ir(task["program"]).splitlines())

@@ -65,16 +65,6 @@ func.func private @f_vjp(tensor<3xf64>, tensor<f64>) -> (tensor<f64>)
 
 // -----
 
-// expected-error @+1 {{cannot differentiate @f: input 0 has type f64, and tad-differentiate works on ranked tensors}}
-func.func @f(%x: f64) -> f64 {
-  %0 = math.sin %x : f64
-  return %0 : f64
-}
-func.func private @f_vjp(f64, f64) -> (f64, f64)
-    attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}}
-
-// -----
-
 // expected-error @+1 {{cannot differentiate @f: input 0 has type memref<3xf64>}}
 func.func @f(%x: memref<3xf64>) -> tensor<f64> {
   %c = arith.constant 0 : index
