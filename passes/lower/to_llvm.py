@@ -5,8 +5,10 @@ Stages, in order:
 1. elementwise ``arith``/``math`` ops on tensors become ``linalg.generic`` and
    producer/consumer generics are fused, so a chain of elementwise ops makes
    one loop nest and no temporaries;
-2. ``tad-hoist-invariant-transposes`` moves transposes of loop-invariant
-   weights out of loops, ``tad-clone-shared-fills`` gives each op its own
+2. ``tad-write-into-donated`` makes the last elementwise reader of each
+   donated argument write into it; ``tad-hoist-invariant-transposes``
+   moves transposes of loop-invariant weights out of loops,
+   ``tad-clone-shared-fills`` gives each op its own
    copy of a shared zero init, ``tad-pack-streamed-operands`` copies a large
    matmul's streamed operand into panels; ``tad-tile-and-vectorize`` tiles
    every linalg op for threads, caches and vector registers and vectorizes
@@ -18,6 +20,7 @@ Stages, in order:
 4. ownership-based buffer deallocation (function results are owned by the
    caller), then ``tad-free-after-last-use`` moves every free right after the
    buffer's last use, so peak memory is what the program needs at once;
+   ``tad-return-donated`` returns a donated argument itself, not a copy;
 5. thread loops (``scf.forall``) become ``scf.parallel``; with ``threads`` > 1
    ``tad-outline-thread-loops`` and, once in the LLVM dialect,
    ``tad-define-thread-launchers`` run their chunks on the thread pool of
@@ -52,6 +55,8 @@ BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries function-boundary
 DEALLOC_STAGES = (
     "buffer-deallocation-pipeline",
     "tad-free-after-last-use",
+    # A no-op in GPU code, whose arguments tad-copy-arguments-to-device copies to the device.
+    "tad-return-donated",
     "tad-widen-bools",
     "convert-bufferization-to-memref",
 )
@@ -103,7 +108,7 @@ def pipeline(options: CodegenOptions = CodegenOptions()) -> str:
     True
     """
     threads, bits = options.threads, options.vector_bits
-    stages = [*TENSOR_STAGES, "tad-hoist-invariant-transposes", "tad-clone-shared-fills",
+    stages = [*TENSOR_STAGES, "tad-write-into-donated", "tad-hoist-invariant-transposes", "tad-clone-shared-fills",
               f"tad-pack-streamed-operands{{vector-bits={bits}}}",
               f"tad-tile-and-vectorize{{threads={threads} vector-bits={bits}}}", "tad-approximate-math",
               *_BUFFER_STAGES]

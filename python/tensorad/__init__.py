@@ -19,15 +19,15 @@ _PUBLIC = {
     "errors": ("CompileError", "ConcretizationError", "DeviceError", "ExportError", "TensoradError", "TracingError",
                "UnexpectedTracerError"),
     "compiler": ("Jitted", "Lowered", "clear_caches", "compile_mlir", "jit"),
-    "runtime": ("CallStats", "last_call_stats", "live_bytes"),
-    "autodiff": ("custom_vjp", "grad", "hessian", "jacfwd", "jacrev", "jvp", "stop_gradient",
-                 "value_and_grad", "vjp"),
+    "runtime": ("Array", "CallStats", "block_until_ready", "last_call_stats", "live_bytes"),
+    "autodiff": ("custom_jvp", "custom_vjp", "grad", "hessian", "jacfwd", "jacrev", "jvp", "linear_transpose",
+                 "linearize", "stop_gradient", "value_and_grad", "vjp"),
     "vectorize": ("vmap",),
     "remat": ("checkpoint", "checkpoint_name", "checkpoint_policies", "memory_report",
               "print_saved_residuals"),
 }
 _HOME = {name: module for module, names in _PUBLIC.items() for name in names}
-_SUBMODULES = ("numpy", "lax", "nn", "optim", "tree", "test_util")
+_SUBMODULES = ("numpy", "lax", "nn", "optim", "tree", "tree_util", "test_util")
 __all__ = sorted(_HOME) + list(_SUBMODULES)
 
 

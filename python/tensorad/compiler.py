@@ -18,6 +18,8 @@ from __future__ import annotations
 import collections
 import dataclasses
 import functools
+import inspect
+import operator
 import os
 import threading
 import weakref
@@ -25,19 +27,20 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 from mlir import ir
-from mlir.dialects import func
+from mlir.dialects import arith, func, tensor
 
 from tensorad.passes.isolation import PassCrash, run_isolated
 from tensorad.passes.jit_differentiate import JitDifferentiateOptions
+from tensorad.passes.lower.donated import DONATED, donated_arguments
 from tensorad.passes.lower.host import num_threads
 from tensorad.passes.options import OptionError, parse
 from tensorad.passes.registry import PassResults, PassSpec
 
 # Traced functions use Tracer's array methods and operators, which tensorad.numpy installs.
 from . import dtypes, numpy as _array_methods, tree  # noqa: F401
-from .errors import CompileError, TracingError
+from .errors import CompileError, ExportError, TracingError
 from .export import prepare_c_entry
-from .runtime import Executable
+from .runtime import Executable, donatable_inputs
 from .tracing import Tracer, TraceState, current_module, trace_function
 
 # Each stage's IR is what the pipelines up to and including it produce. Every
@@ -79,7 +82,27 @@ COMPILE_LOCK = threading.RLock()
 
 def _prepare_stage(module: ir.Module, stage: str) -> None:
     if stage in ("llvm", "nvvm"):
-        prepare_c_entry(module.body.operations[0])  # the entry point comes first
+        entry = module.body.operations[0].operation  # the entry point comes first
+        donated = [argument.arg_number for argument in donated_arguments(entry)]
+        prepare_c_entry(entry)  # every argument read-only, the donated ones too
+        # Bufferization may write into a donated argument in place.
+        _mark_arguments(entry, donated, {"bufferization.writable": ir.BoolAttr.get(True, entry.context),
+                                         DONATED: ir.UnitAttr.get(entry.context)})
+
+
+def _mark_arguments(func_op: ir.Operation, indices, attributes: dict) -> None:
+    """Set ``attributes`` on the arguments ``indices`` of ``func_op``, keeping their other attributes."""
+    if not indices:
+        return
+    ctx = func_op.context
+    count = len(func_op.regions[0].blocks[0].arguments)
+    old = list(ir.ArrayAttr(func_op.attributes["arg_attrs"])) if "arg_attrs" in func_op.attributes \
+        else [ir.DictAttr.get({}, ctx)] * count
+    new = []
+    for i, attrs in enumerate(old):
+        merged = {name.name: name.attr for name in ir.DictAttr(attrs)} if i in indices else None
+        new.append(ir.DictAttr.get({**merged, **attributes}, ctx) if merged is not None else attrs)
+    func_op.attributes["arg_attrs"] = ir.ArrayAttr.get(new, ctx)
 
 
 def run_stages(module: ir.Module, last: str, differentiate: JitDifferentiateOptions | None = None,
@@ -136,14 +159,18 @@ class Lowered:
         The public function: the module's first, named after the user's function.
     in_avals, out_avals : list of (shape, dtype)
     out_tree : tensorad.tree.TreeDef
+    donated : tuple of int
+        The inputs whose buffers the compiled code may write into and
+        return (marked ``tad.donated`` in the IR).
     """
 
     def __init__(self, module: ir.Module, in_avals, out_tree, out_avals,
-                 differentiate_options: JitDifferentiateOptions = JitDifferentiateOptions(), device: str = "cpu"):
+                 differentiate_options: JitDifferentiateOptions = JitDifferentiateOptions(), device: str = "cpu",
+                 donated: Sequence[int] = ()):
         self._text = module.operation.get_asm(enable_debug_info=True)
         self.entry = module.body.operations[0].attributes["sym_name"].value
         self.in_avals, self.out_tree, self.out_avals = in_avals, out_tree, out_avals
-        self.differentiate_options, self.device = differentiate_options, device
+        self.differentiate_options, self.device, self.donated = differentiate_options, device, tuple(donated)
 
     def module(self) -> ir.Module:
         """A fresh module of the traced IR (each compilation transforms its own)."""
@@ -178,17 +205,22 @@ class Lowered:
         with COMPILE_LOCK:
             module = run_stages(self.module(),
                                 "nvvm" if self.device == "gpu" else "llvm", self.differentiate_options)
-            executable = Executable(module, self.entry, self.in_avals, self.out_avals, device=self.device)
-        return Compiled(executable, self.out_tree, module, self.in_avals, self.entry)
+            executable = Executable(module, self.entry, self.in_avals, self.out_avals, device=self.device,
+                                    donated=self.donated)
+        return Compiled(executable, self.out_tree, module, self.in_avals, self.entry, self.donated)
 
 
 class Compiled:
-    """A compiled function for one signature: takes the flat list of input arrays."""
+    """A compiled function for one signature: takes the flat list of input arrays.
+
+    The arrays at ``donated`` are given up by the caller: the compiled code
+    may overwrite them and return results in their buffers.
+    """
 
     def __init__(self, executable: Executable, out_tree, module: ir.Module | None = None,
-                 in_avals: Sequence = (), entry: str = "main"):
-        self.executable, self.out_tree = executable, out_tree
-        self._one_array = out_tree.kind == "leaf"  # no pytree to rebuild
+                 in_avals: Sequence = (), entry: str = "main", donated: Sequence[int] = ()):
+        self.executable, self.out_tree, self.donated = executable, out_tree, tuple(donated)
+        self._one_array = out_tree == tree.LEAF  # no pytree to rebuild
         # The LLVM-dialect module and its entry point, kept for export().
         self.module, self.in_avals, self.entry = module, list(in_avals), entry
 
@@ -208,6 +240,9 @@ class Compiled:
         """
         from .export import export
 
+        if self.donated:  # its callers would not expect their inputs overwritten
+            raise ExportError("this function was compiled with donated arguments, which the exported code would "
+                              "overwrite: export it jitted without donate_argnums/donate_argnames")
         module, entry = self.module, self.entry
         if name == entry or (name is None and os.path.basename(os.fspath(path)) == entry):
             # The library's C function takes the name: the compiled entry moves aside.
@@ -215,6 +250,8 @@ class Compiled:
         return export(module, path, self.in_avals, self.executable.out_avals, name=name, entry=entry)
 
     def __call__(self, flat_arrays: Sequence[np.ndarray]) -> Any:
+        if self.donated:
+            flat_arrays = donatable_inputs(flat_arrays, self.donated)
         results = self.executable(flat_arrays)
         return results[0] if self._one_array else tree.unflatten(self.out_tree, results)
 
@@ -229,10 +266,23 @@ def _renamed(module: ir.Module, entry: str, new: str) -> tuple:
     return copy, new
 
 
+def _boundary_type(t: ir.Type) -> ir.Type:
+    """The type a value of type ``t`` crosses to numpy as: a scalar as a 0-d tensor (an index as i64)."""
+    where = ir.Location.unknown(t.context)
+    if isinstance(t, ir.IndexType):
+        return ir.RankedTensorType.get([], ir.IntegerType.get_signless(64, t.context), loc=where)
+    if isinstance(t, (ir.FloatType, ir.IntegerType)):
+        return ir.RankedTensorType.get([], t, loc=where)
+    return t
+
+
 def _tensor_avals(types, entry: str) -> list:
-    """(shape, dtype) of each type of ``entry``'s signature; a CompileError for what cannot cross to numpy."""
+    """(shape, dtype) of each type of ``entry``'s signature; a CompileError for what cannot cross to numpy.
+
+    A scalar (``f64``, ``i1``, ``index``) crosses as a 0-d array (an index as int64).
+    """
     avals = []
-    for t in types:
+    for t in map(_boundary_type, types):
         if not (isinstance(t, ir.RankedTensorType) and t.has_static_shape):
             raise CompileError(f"@{entry} takes or returns {t}: compile_mlir passes statically shaped tensors")
         try:
@@ -247,7 +297,8 @@ def compile_mlir(source: str, entry: str = "main") -> Callable:
 
     The function ``entry`` goes through the same stages as traced code; the
     other functions of the module may be callees. Results come back as one
-    array, or a tuple when ``entry`` has several.
+    array, or a tuple when ``entry`` has several. Scalar arguments and
+    results (``f64``, ``i1``, ``index``) are 0-d arrays (an index is int64).
 
     Examples
     --------
@@ -261,6 +312,19 @@ def compile_mlir(source: str, entry: str = "main") -> Callable:
     >>> f(np.zeros(3))
     array([1., 1., 1.])
     """
+    # Every MLIR object lives and dies under the lock: no MLIR work may run while another thread forks.
+    with COMPILE_LOCK:
+        executable, in_avals = _compile_entry(source, entry)
+
+    def run(*arrays):
+        results = executable(_matching_inputs(entry, arrays, in_avals))
+        return results[0] if len(results) == 1 else tuple(results)
+
+    return run
+
+
+def _compile_entry(source: str, entry: str) -> tuple:
+    """``compile_mlir``'s work (the compile lock held): the Executable of ``@entry`` and its input avals."""
     try:
         module = ir.Module.parse(source, TraceState.context())
     except ir.MLIRError as err:
@@ -274,20 +338,25 @@ def compile_mlir(source: str, entry: str = "main") -> Callable:
     with module.context, funcs[0].location:
         # A public first function calling the entry point: the entry may be a
         # declaration that tad-differentiate defines as a private function.
+        # It takes and returns scalars as 0-d tensors, which the runtime passes.
         with ir.InsertionPoint.at_block_begin(module.body):
-            caller = func.FuncOp(f"{entry}__entry", ftype)
+            caller = func.FuncOp(f"{entry}__entry", ir.FunctionType.get(
+                [_boundary_type(t) for t in ftype.inputs], [_boundary_type(t) for t in ftype.results]))
             block = caller.add_entry_block()
         with ir.InsertionPoint(block):
-            func.ReturnOp(func.CallOp(list(ftype.results), entry, list(block.arguments)).results)
-    with COMPILE_LOCK:
-        module = run_stages(module, "llvm")
-        executable = Executable(module, f"{entry}__entry", in_avals, out_avals)
-
-    def run(*arrays):
-        results = executable(_matching_inputs(entry, arrays, in_avals))
-        return results[0] if len(results) == 1 else tuple(results)
-
-    return run
+            args = []
+            for arg, t in zip(block.arguments, ftype.inputs):
+                value = arg if arg.type == t else tensor.ExtractOp(arg, []).result
+                args.append(arith.IndexCastOp(t, value).result if isinstance(t, ir.IndexType) else value)
+            results = []
+            for value, t in zip(func.CallOp(list(ftype.results), entry, args).results, ftype.results):
+                boundary = _boundary_type(t)
+                if isinstance(t, ir.IndexType):
+                    value = arith.IndexCastOp(boundary.element_type, value).result
+                results.append(value if boundary == t else tensor.FromElementsOp(boundary, [value]).result)
+            func.ReturnOp(results)
+    module = run_stages(module, "llvm")
+    return Executable(module, f"{entry}__entry", in_avals, out_avals), in_avals
 
 
 # The default of jit(cache_limit=...): most signatures of one function kept compiled.
@@ -305,7 +374,7 @@ def _matching_inputs(entry: str, arrays: Sequence, avals: Sequence) -> list:
         raise TypeError(f"@{entry} takes {len(avals)} arguments, got {len(arrays)}")
     inputs = []
     for i, (leaf, (shape, dtype)) in enumerate(zip(arrays, avals)):
-        arr = np.asarray(leaf)
+        arr = _host_array(leaf)
         if arr.shape != tuple(shape):
             raise ValueError(f"argument {i} of @{entry} must have shape {tuple(shape)}, got {arr.shape}")
         if arr.dtype != dtype:
@@ -316,8 +385,32 @@ def _matching_inputs(entry: str, arrays: Sequence, avals: Sequence) -> list:
     return inputs
 
 
+# DLPack device types of host memory (those numpy.from_dlpack reads), and names of the others for errors.
+_HOST_DLPACK_DEVICES = frozenset({1, 3, 11, 13})  # CPU, CUDA host (pinned), ROCm host, CUDA managed
+_DLPACK_DEVICE_NAMES = {2: "cuda", 4: "opencl", 7: "vulkan", 8: "metal", 9: "vpi", 10: "rocm", 12: "ext_dev",
+                        14: "oneapi", 15: "webgpu", 16: "hexagon", 17: "maia"}
+
+
+def _host_array(leaf) -> np.ndarray:
+    """``leaf`` as a numpy array; a DLPack tensor (``__dlpack__``, e.g. a torch CPU tensor) without a copy.
+
+    Compiled code reads host memory: a tensor on a GPU is refused with a TypeError.
+    """
+    if isinstance(leaf, (np.ndarray, np.generic, type)) or not hasattr(leaf, "__dlpack_device__"):
+        return np.asarray(leaf)
+    device_type, device_id = leaf.__dlpack_device__()
+    if device_type not in _HOST_DLPACK_DEVICES:
+        device = _DLPACK_DEVICE_NAMES.get(int(device_type), f"type {int(device_type)}")
+        raise TypeError(f"a {type(leaf).__name__} on device {device}:{device_id} cannot be passed to compiled "
+                        "code, which reads host memory: move it to the CPU first (for a torch tensor, .cpu())")
+    try:
+        return np.from_dlpack(leaf)
+    except (BufferError, TypeError, ValueError, RuntimeError) as err:  # e.g. a dtype numpy has not
+        raise TypeError(f"cannot read a {type(leaf).__name__} through DLPack: {err}") from None
+
+
 def _as_input_array(leaf) -> np.ndarray:
-    arr = np.asarray(leaf)
+    arr = _host_array(leaf)
     if not arr.dtype.isnative:  # compiled code reads the machine's byte order
         arr = arr.astype(arr.dtype.newbyteorder("="))
     dtypes.check_supported(arr.dtype)
@@ -343,6 +436,82 @@ def _cache_limit_from_environment() -> int:
 _ALL_JITTED: "weakref.WeakSet[Jitted]" = weakref.WeakSet()
 
 
+@dataclasses.dataclass(frozen=True)
+class _Statics:
+    """What keys a compiled signature beside the array leaves: static arguments and donated leaves."""
+
+    positional: tuple  # values of the static positional arguments, in order
+    named: tuple  # (name, value) of the static keyword arguments, by name
+    donated: tuple  # indices of the donated leaves among the flattened dynamic arguments
+
+
+def _argnums(value, what: str) -> tuple:
+    """An int or a sequence of ints as a sorted tuple without repeats."""
+    nums = (value,) if isinstance(value, (int, str)) else tuple(value) if hasattr(value, "__iter__") else (value,)
+    if any(isinstance(i, bool) or not isinstance(i, int) for i in nums):
+        raise TypeError(f"{what} must be an int or a sequence of ints, got {value!r}")
+    return tuple(sorted(set(nums)))
+
+
+def _argnames(value, what: str) -> tuple:
+    """A str or a sequence of str as a sorted tuple without repeats."""
+    names = (value,) if isinstance(value, str) or not hasattr(value, "__iter__") else tuple(value)
+    if any(not isinstance(n, str) for n in names):
+        raise TypeError(f"{what} must be a str or a sequence of str, got {value!r}")
+    return tuple(sorted(set(names)))
+
+
+class _Selection:
+    """Arguments chosen by position (``*_argnums``) and by name (``*_argnames``), as JAX reads them.
+
+    Each completes the other through the function's signature: a named
+    parameter passed by position is chosen too, and so is a parameter chosen
+    by (non-negative) position but passed by keyword.
+    """
+
+    def __init__(self, fun: Callable, nums, names, kind: str):
+        self.kind = kind  # "static" or "donate"
+        self.nums = _argnums(nums, f"{kind}_argnums")
+        self.names = frozenset(_argnames(names, f"{kind}_argnames"))
+        parameters = None
+        if self.nums or self.names:
+            try:
+                parameters = list(inspect.signature(fun).parameters.values())
+            except (TypeError, ValueError):  # no signature (some builtins): positions and names as given
+                pass
+        by_position = set()
+        if parameters is not None:
+            kinds = inspect.Parameter
+            positional = [p.name for p in parameters if p.kind in (kinds.POSITIONAL_ONLY, kinds.POSITIONAL_OR_KEYWORD)]
+            if not any(p.kind == kinds.VAR_KEYWORD for p in parameters):
+                unknown = sorted(self.names - {p.name for p in parameters})
+                if unknown:
+                    raise ValueError(f"{kind}_argnames {unknown} of {_name(fun)}: no such parameter")
+            keyword = {p.name for p in parameters if p.kind == kinds.POSITIONAL_OR_KEYWORD}
+            named = {i for i in self.nums if 0 <= i < len(positional) and positional[i] in keyword}
+            self.names |= {positional[i] for i in named}
+            by_position = named | {positional.index(n) for n in self.names if n in positional}
+        # Positions of named parameters: a call with fewer positional arguments passed them by
+        # keyword (or not at all). The other argnums must be in each call.
+        self.by_position = frozenset(by_position)
+        self.checked = tuple(i for i in self.nums if i not in by_position)
+
+    def __bool__(self) -> bool:
+        return bool(self.nums or self.names)
+
+    def positions(self, fun: Callable, count: int) -> frozenset:
+        """The positions chosen among ``count`` positional arguments (negative argnums count from the end)."""
+        positions = frozenset(i + count if i < 0 else i for i in self.checked)
+        if any(not 0 <= i < count for i in positions):
+            raise ValueError(f"jitted function {_name(fun)} has {self.kind}_argnums={self.nums}, but was "
+                             f"called with {count} positional argument{'s' * (count != 1)}")
+        return positions | {i for i in self.by_position if i < count}
+
+
+def _name(fun: Callable) -> str:
+    return getattr(fun, "__name__", repr(fun))
+
+
 class Jitted:
     """A function compiled on first call for each (shapes, dtypes, static args) signature.
 
@@ -352,7 +521,8 @@ class Jitted:
     """
 
     def __init__(self, fun: Callable, static_argnums: Sequence[int] = (), memory_budget=None,
-                 device: str = "cpu", cache_limit: int | None = None):
+                 device: str = "cpu", cache_limit: int | None = None, *, static_argnames: Sequence[str] = (),
+                 donate_argnums: Sequence[int] = (), donate_argnames: Sequence[str] = ()):
         if device not in DEVICES:
             raise ValueError(f"unknown device {device!r}; choose one of {DEVICES}")
         if cache_limit is None:
@@ -360,7 +530,18 @@ class Jitted:
         elif isinstance(cache_limit, bool) or not isinstance(cache_limit, int) or cache_limit < 1:
             raise ValueError(f"cache_limit must be a positive integer, got {cache_limit!r}")
         self.fun, self.device, self.cache_limit = fun, device, cache_limit
-        self.static_argnums = tuple(sorted(set(static_argnums)))
+        self._static = _Selection(fun, static_argnums, static_argnames, "static")
+        self._donate = _Selection(fun, donate_argnums, donate_argnames, "donate")
+        both = (set(self._static.nums) | self._static.by_position) & (set(self._donate.nums) | self._donate.by_position)
+        both |= self._static.names & self._donate.names
+        if both:
+            raise ValueError(f"jitted function {_name(fun)}: arguments {sorted(both, key=str)} are both static "
+                             "and donated; a static argument has no buffer to donate")
+        # As given (static_argnames completed from the signature). The fast path of __call__
+        # needs none of them: a call with static or donated arguments makes no fast entry.
+        self.static_argnums = self._static.nums
+        self.static_argnames = tuple(sorted(self._static.names))
+        self.donate_argnums, self.donate_argnames = self._donate.nums, tuple(sorted(self._donate.names))
         # The options of tad-jit-differentiate, read from the text a pipeline would hold, so a bad
         # budget is the same usage error as on the command line.
         try:
@@ -370,54 +551,85 @@ class Jitted:
             raise CompileError(str(err)) from None
         # (static args, input tree, signature) -> Compiled, least recently used first.
         self._cache: collections.OrderedDict = collections.OrderedDict()
-        # (argument count, signature) -> (Compiled, its key in _cache): calls with plain arrays.
+        # _fast_key of a call -> (Compiled, its key in _cache, whether it returns one array):
+        # calls with arrays passed as they are.
         self._fast: dict = {}
         self._cache_lock = threading.Lock()
         _ALL_JITTED.add(self)
         functools.update_wrapper(self, fun, updated=())  # not the wrapped Jitted's state
 
     def _static_positions(self, count: int) -> frozenset:
-        """The static argnums as positions among ``count`` positional arguments (negative ones count from the end)."""
-        positions = frozenset(i + count if i < 0 else i for i in self.static_argnums)
-        if any(not 0 <= i < count for i in positions):
-            name = getattr(self.fun, "__name__", repr(self.fun))
-            raise ValueError(f"jitted function {name} has static_argnums={self.static_argnums}, but was "
-                             f"called with {count} positional argument{'s' * (count != 1)}")
-        return positions
+        """The static arguments' positions among ``count`` positional arguments."""
+        return self._static.positions(self.fun, count)
 
     def _split(self, args: tuple, kwargs: dict):
-        positions = self._static_positions(len(args))
+        """(statics, dynamic leaves, their tree) of a call; statics are ``()`` when there are none."""
+        positions = self._static_positions(len(args)) if self._static else ()
         static, dynamic = [], []
         for i, a in enumerate(args):
             (static if i in positions else dynamic).append(a)
-        try:
-            hash(tuple(static))
-        except TypeError:
-            raise TracingError(f"static arguments of {self.fun.__name__} must be hashable, "
-                               f"got {[type(s).__name__ for s in static]}") from None
+        named = ()
+        if kwargs and self._static.names:
+            named = tuple(sorted(((k, v) for k, v in kwargs.items() if k in self._static.names),
+                                 key=lambda item: item[0]))
+            kwargs = {k: v for k, v in kwargs.items() if k not in self._static.names}
         leaves, in_tree = tree.flatten((tuple(dynamic), kwargs))
-        return tuple(static), leaves, in_tree
+        donated = self._donated_leaves(args, positions, kwargs) if self._donate else ()
+        if not (static or named or donated):
+            return (), leaves, in_tree
+        statics = _Statics(tuple(static), named, donated)
+        try:
+            hash(statics)
+        except TypeError:
+            raise TracingError(f"static arguments of {_name(self.fun)} must be hashable, "
+                               f"got {[type(s).__name__ for s in (*static, *(v for _, v in named))]}") from None
+        return statics, leaves, in_tree
 
-    def _with_statics(self, static: tuple) -> Callable:
-        if not self.static_argnums:
+    def _donated_leaves(self, args: tuple, static_positions, kwargs: dict) -> tuple:
+        """Indices of the leaves of the donated arguments among ``flatten((dynamic args, kwargs))``."""
+        positions = self._donate.positions(self.fun, len(args))
+        donated, offset = [], 0
+        for i, a in enumerate(args):
+            if i not in static_positions:
+                count = len(tree.flatten(a)[0])
+                if i in positions:
+                    donated.extend(range(offset, offset + count))
+                offset += count
+        for name in tree.flatten({k: k for k in kwargs})[0]:  # the keys in the order flatten visits them
+            count = len(tree.flatten(kwargs[name])[0])
+            if name in self._donate.names:
+                donated.extend(range(offset, offset + count))
+            offset += count
+        return tuple(donated)
+
+    def _with_statics(self, static) -> Callable:
+        if not static or not (static.positional or static.named):
             return self.fun
 
         def call(*dynamic, **kwargs):
-            total = len(static) + len(dynamic)
+            total = len(static.positional) + len(dynamic)
             positions = self._static_positions(total)
-            merged, it_s, it_d = [], iter(static), iter(dynamic)
+            merged, it_s, it_d = [], iter(static.positional), iter(dynamic)
             for i in range(total):
                 merged.append(next(it_s) if i in positions else next(it_d))
-            return self.fun(*merged, **kwargs)
+            return self.fun(*merged, **kwargs, **dict(static.named))
 
         return call
 
     def _lower(self, static, arrays, in_tree) -> Lowered:
         in_avals = [(a.shape, a.dtype) for a in arrays]
+        # GPU code copies its arguments to the device: there is nothing to donate.
+        donated = static.donated if static and self.device == "cpu" else ()
         with COMPILE_LOCK:
             module, out_tree, out_avals = trace_function(self._with_statics(static), in_avals,
                                                          in_tree=in_tree)
-        return Lowered(module, in_avals, out_tree, out_avals, self.differentiate_options, self.device)
+            _mark_arguments(module.body.operations[0].operation, donated,
+                            {DONATED: ir.UnitAttr.get(module.context)})
+            lowered = Lowered(module, in_avals, out_tree, out_avals, self.differentiate_options, self.device,
+                              donated)
+            # Printed and dropped under the lock: no MLIR work may run while another thread forks.
+            del module
+        return lowered
 
     def lower(self, *args, **kwargs) -> Lowered:
         """Trace for these arguments' shapes and dtypes; see :meth:`Lowered.as_text`."""
@@ -425,17 +637,21 @@ class Jitted:
         return self._lower(static, [_as_input_array(x) for x in leaves], in_tree)
 
     def __call__(self, *args, **kwargs):
-        if not kwargs and not self.static_argnums and all(type(a) is np.ndarray for a in args):
-            # Fast path for the common call with plain arrays: no pytree walk. The
-            # dtype itself (not its letter) tells a big-endian array from a native one.
-            entry = self._fast.get((len(args), tuple((a.shape, a.dtype) for a in args)))
-            if entry is not None and all(_is_ready(a.flags) for a in args):
-                compiled, key = entry
+        if not kwargs:
+            # Fast path for the common call, arrays that compiled code reads as they are:
+            # one lookup, no pytree walk (see _fast_key).
+            try:
+                entry = self._fast.get(tuple(map(array_key, args)))
+            except Exception:  # an argument that is no array: the general path below says what is wrong
+                entry = None
+            if entry is not None:
+                compiled, key, one_array = entry
                 try:
                     self._cache.move_to_end(key)
                 except KeyError:  # dropped by another thread meanwhile: this call still runs it
                     pass
-                return compiled(args)
+                # One array: what Compiled.__call__ would do, without its frame.
+                return compiled.executable(args)[0] if one_array else compiled(args)
         static, leaves, in_tree = self._split(args, kwargs)
         if current_module() is not None or any(isinstance(x, Tracer) for x in leaves):
             # Inside another trace, inline: the function may close over that
@@ -444,30 +660,64 @@ class Jitted:
         arrays = [_as_input_array(x) for x in leaves]
         signature = tuple((a.shape, a.dtype) for a in arrays)
         key = (static, in_tree, signature)
+        fast_key = None if kwargs or static else _fast_key(args, arrays)
         compiled = self._cache.get(key)
         if compiled is None:
             compiled = self._lower(static, arrays, in_tree).compile()
-            fast_key = (len(arrays), signature) \
-                if in_tree == tree.flatten((tuple(leaves), {}))[1] and not static else None
             self._remember(key, fast_key, compiled)
         else:
             try:
                 self._cache.move_to_end(key)
             except KeyError:
                 pass
+            if fast_key is not None and fast_key not in self._fast:  # e.g. an Array where an ndarray came first
+                self._remember(key, fast_key, compiled)
         return compiled(arrays)
 
     def _remember(self, key, fast_key, compiled) -> None:
         """Cache ``compiled`` under ``key`` (and ``fast_key``), dropping the least recently used beyond the limit."""
         with self._cache_lock:
+            if key in self._cache:  # a fast key for a kept signature: it gets the kept key object,
+                key = next(k for k in self._cache if k == key)  # which move_to_end finds without a hash
             self._cache[key] = compiled
             if fast_key is not None:
-                self._fast[fast_key] = (compiled, key)
+                one_array = compiled.out_tree == tree.LEAF and not compiled.donated
+                self._fast[fast_key] = (compiled, key, one_array)
             while len(self._cache) > self.cache_limit:
                 dropped, _ = self._cache.popitem(last=False)
-                for fast, (_, full) in list(self._fast.items()):
+                for fast, (_, full, _) in list(self._fast.items()):
                     if full == dropped:
                         del self._fast[fast]
+
+    def fast_handle(self, *args) -> tuple | None:
+        """What the fast path of a call with ``args`` runs: ``(compiled, mark_used)``, or None if it runs nothing.
+
+        For a caller that makes the same call many times (eager mode) and
+        dispatches it itself: ``compiled(args)`` runs it, and ``mark_used()``
+        keeps this function's least-recently-used order as a call would (it
+        raises ``KeyError`` once the signature is dropped). The caller keeps
+        ``compiled`` by a weak reference, so that a dropped signature's code is
+        still freed.
+
+        Examples
+        --------
+        >>> import numpy as np, tensorad as ta
+        >>> f, x = ta.jit(lambda x: x * 2.0), np.ones(2)
+        >>> f.fast_handle(x) is None  # not compiled yet
+        True
+        >>> _ = f(x)
+        >>> compiled, mark_used = f.fast_handle(x)
+        >>> mark_used(); compiled((x,))
+        array([2., 2.])
+        """
+        try:
+            entry = self._fast.get(tuple(map(array_key, args)))
+        except Exception:  # an argument that is no array
+            return None
+        if entry is None:
+            return None
+        compiled, key, _ = entry
+        return compiled, functools.partial(self._cache.move_to_end, key)
 
     def clear_cache(self) -> None:
         """Drop every compiled signature of this function, freeing its code.
@@ -491,9 +741,26 @@ class Jitted:
         return len(self._cache)
 
 
-def _is_ready(flags) -> bool:
-    """Whether an array with these flags can be passed as it is (the fast path's test)."""
-    return flags.c_contiguous and flags.aligned
+#: What the fast path of Jitted.__call__ keys an argument by (tensorad.eager too). The class,
+#: since a numpy scalar has a shape and a dtype too; the dtype itself (not its letter), which
+#: tells a big-endian array from a native one; the flags, so that only arrays passed as they
+#: are take the fast path. All read in C: a fifth of the cost of a Python loop.
+array_key = operator.attrgetter("__class__", "shape", "dtype", "flags.c_contiguous", "flags.aligned")
+
+
+def _fast_key(args: tuple, arrays: list) -> tuple | None:
+    """The fast path's key for a call with positional ``args`` whose leaves compiled code gets as ``arrays``.
+
+    None unless each argument is an array that compiled code reads as it
+    is: no pytree, no copy, no byte swap.
+    """
+    if len(args) != len(arrays) or not all(isinstance(a, np.ndarray) for a in args):
+        return None
+    key = tuple(map(array_key, args))
+    for (_, _, dtype, contiguous, aligned), arr in zip(key, arrays):
+        if not (contiguous and aligned and dtype == arr.dtype):
+            return None
+    return key
 
 
 def clear_caches() -> None:
@@ -513,8 +780,16 @@ def clear_caches() -> None:
 
 
 def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = (),
-        memory_budget: int | str | None = None, device: str = "cpu", cache_limit: int | None = None):
+        static_argnames: str | Sequence[str] = (), donate_argnums: int | Sequence[int] = (),
+        donate_argnames: str | Sequence[str] = (), memory_budget: int | str | None = None, device: str = "cpu",
+        cache_limit: int | None = None):
     """Compile ``fun`` with MLIR; recompiles once per (shapes, dtypes, static args).
+
+    Arguments are pytrees of arrays: numpy arrays, tensorad's :class:`Array`
+    results, Python and numpy scalars, and DLPack tensors in host memory
+    (``__dlpack__``: a torch CPU tensor, ...), read in place, without a copy
+    (a tensor on a GPU is refused with ``TypeError``). Results are
+    :class:`Array` instances: numpy arrays.
 
     Parameters
     ----------
@@ -524,6 +799,27 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
         Positional arguments passed as Python values (hashable) and baked into
         the compiled code; a negative one counts from the end of the call's
         arguments. A call with too few arguments raises ``ValueError``.
+    static_argnames : str or sequence of str
+        Keyword arguments passed as Python values, as ``static_argnums``.
+        As in JAX, each completes the other through ``fun``'s signature: a
+        parameter named here is static when passed by position too, and one
+        chosen by (non-negative) position is static when passed by keyword.
+        A static value that is not hashable raises ``TracingError``; a name
+        that ``fun`` has no parameter for, ``ValueError``.
+    donate_argnums, donate_argnames : int / str or sequences of them
+        Arguments (every array of their pytrees) whose buffers the caller
+        gives up: the compiled code may write its results and temporaries
+        into them instead of allocating (an elementwise update such as
+        ``x * 2.0 + 1.0`` then allocates nothing), and a result written in
+        place comes back as a view of the donated array. Afterwards the
+        contents of a donated array are unspecified (JAX deletes it); do not
+        read it. Nothing is donated where it is unsafe: an array that is
+        read-only, not contiguous, aligned and in native byte order, or that
+        is also passed as an argument that is not donated, is copied and the
+        copy donated, leaving the caller's array as it was. The same buffer
+        donated twice in one call raises ``ValueError``, as does an argument
+        both static and donated. ``device="gpu"`` code copies its arguments
+        to the device and ignores donation.
     memory_budget : int or str, optional
         Peak live bytes the compiled code may use (``"64MiB"`` works too):
         ``tad-remat`` recomputes forward values in the backward sweep instead of
@@ -545,9 +841,26 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
     >>> scale = ta.jit(lambda x, k: x * k, static_argnums=1)
     >>> scale(np.arange(3.0), 2)
     array([0., 2., 4.])
+
+    Static keyword arguments, also static when passed by position:
+
+    >>> def power(x, n=2):
+    ...     return x ** n
+    >>> f = ta.jit(power, static_argnames="n")
+    >>> f(np.arange(3.0), n=3), f(np.arange(3.0), 3)
+    (array([0., 1., 8.]), array([0., 1., 8.]))
+
+    Donation: the update is written into ``x``'s buffer, no allocation:
+
+    >>> step = ta.jit(lambda x: x * 2.0 + 1.0, donate_argnums=0)
+    >>> x = np.ones(4)
+    >>> y = step(x)
+    >>> y, ta.last_call_stats().peak_live_bytes, np.shares_memory(x, y)
+    (array([3., 3., 3., 3.]), 0, True)
     """
-    if isinstance(static_argnums, int):
-        static_argnums = (static_argnums,)
     if fun is None:
-        return lambda f: Jitted(f, static_argnums, memory_budget, device, cache_limit)
-    return Jitted(fun, static_argnums, memory_budget, device, cache_limit)
+        return lambda f: jit(f, static_argnums=static_argnums, static_argnames=static_argnames,
+                             donate_argnums=donate_argnums, donate_argnames=donate_argnames,
+                             memory_budget=memory_budget, device=device, cache_limit=cache_limit)
+    return Jitted(fun, static_argnums, memory_budget, device, cache_limit, static_argnames=static_argnames,
+                  donate_argnums=donate_argnums, donate_argnames=donate_argnames)

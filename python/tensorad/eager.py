@@ -6,6 +6,8 @@ array, as JAX's eager mode does. The compiled op is cached: the next call with
 the same signature runs the cached code (one :class:`~tensorad.compiler.Jitted`
 per function and static parameters, which itself caches per shapes and
 dtypes). The semantics are the traced ones because the code is the traced one.
+A repeated call of arrays and numbers (static keywords too) takes one dict
+lookup to its compiled code, with no pytree walk.
 
 Which arguments are arrays and which are static parameters: numpy arrays,
 numpy scalars and anything with ``__array__`` are arrays; everything else
@@ -28,23 +30,40 @@ array([3., 5., 7.])
 
 from __future__ import annotations
 
-import collections
+import itertools
 import threading
+import weakref
 from typing import Any, Callable
 
 import numpy as np
 
 from . import tree
-from .compiler import Jitted
+from .compiler import Jitted, array_key
+from .tracing import check_tracers_alive
 
 #: Most cached (function, static parameters) entries; the least recently used one goes first.
 CACHE_LIMIT = 4096
 
-# Argument types of the common call, keyed without a pytree walk.
-_FLAT_TYPES = frozenset({np.ndarray, float, int, bool})
+# Python numbers, the static positional parameters of the common call (the others are arrays).
+_NUMBERS = frozenset({float, int, bool})
+# Types of the static keyword parameters of the common call (and tuples of ints: axes).
+_KEYWORD_TYPES = frozenset({float, int, bool, str, type(None)})
 
-_cache: collections.OrderedDict = collections.OrderedDict()
+# (function, static parameters and pytree structure) -> (Jitted, [when it was last used]).
+# The least recently used goes first: a tick of _clock, not an OrderedDict's order, marks
+# a use, since moving a key to the end hashes it (a pytree structure's hash is Python
+# code) unless it is the last already, and eager code alternates between functions.
+_cache: dict = {}
 _cache_lock = threading.Lock()
+_clock = itertools.count()
+
+# The common call (numpy arrays and Python numbers; keywords numbers, strings, None or
+# axes) goes straight to the compiled code: (function, per argument array_key(array) or
+# (type, number), per keyword (name, type, value)) -> (weak reference to the Compiled,
+# whether it returns one array, positions of the arrays or None for all, the _cache
+# entry's last use, mark_used of the Jitted's cache). An entry goes when its Compiled is
+# dropped.
+_direct: dict = {}
 
 
 def is_array(leaf: Any) -> bool:
@@ -83,35 +102,94 @@ def run(fn: Callable, args: tuple, kwargs: dict):
     >>> run(tnp.multiply, (np.arange(3.0), 2.0), {})
     array([0., 2., 4.])
     """
-    if not kwargs and all(type(a) in _FLAT_TYPES for a in args):
-        # The common call (arrays and numbers, no pytrees): a cheaper key, no tree walk.
-        leaves, treedef = list(args), None
-        dynamic = [i for i, a in enumerate(args) if type(a) is np.ndarray]
-        key = (fn, tuple(None if type(a) is np.ndarray else (type(a), a) for a in args))
-    else:
-        leaves, treedef = tree.flatten((args, kwargs))
-        dynamic = [i for i, leaf in enumerate(leaves) if is_array(leaf)]
-        key = (fn, treedef, tuple(_static_key(leaf) if i not in dynamic else None
-                                  for i, leaf in enumerate(leaves)))
+    direct_key = None
+    # The common call: one lookup keyed without a tree walk, then the compiled code.
+    parts = [fn]
     try:
-        jitted = _cache.get(key)
+        for a in args:
+            kind = type(a)
+            parts.append((kind, a) if kind in _NUMBERS else array_key(a))  # the type tells 1 from 1.0
+    except AttributeError:  # an argument that is neither: the general path below
+        pass
+    else:
+        if not kwargs or _add_keywords(parts, kwargs):
+            direct_key = tuple(parts)
+            entry = _direct.get(direct_key)
+            if entry is not None:
+                compiled_ref, one_array, positions, last_used, mark_used = entry
+                compiled = compiled_ref()
+                if compiled is not None:
+                    last_used[0] = next(_clock)
+                    try:
+                        mark_used()
+                    except KeyError:  # dropped by another thread meanwhile: this call still runs it
+                        pass
+                    arrays = args if positions is None else [args[i] for i in positions]
+                    # One array: what Compiled.__call__ would do, without its frame.
+                    return compiled.executable(arrays)[0] if one_array else compiled(arrays)
+    check_tracers_alive(args, kwargs.values())  # outside any trace, every tracer is a leaked one
+    leaves, treedef = tree.flatten((args, kwargs))
+    dynamic = [i for i, leaf in enumerate(leaves) if is_array(leaf)]
+    key = (fn, treedef, tuple(_static_key(leaf) if i not in dynamic else None for i, leaf in enumerate(leaves)))
+    try:
+        cached = _cache.get(key)
     except TypeError:  # an unhashable static parameter (a list inside a dict, ...): compile for this call
-        key, jitted = None, None
-    if jitted is None:
-        if treedef is None:
-            treedef = tree.flatten((args, kwargs))[1]
-        jitted = Jitted(_with_statics(fn, leaves, dynamic, treedef))
+        key, cached = None, None
+    if cached is None:
+        jitted, last_used = Jitted(_with_statics(fn, leaves, dynamic, treedef)), [next(_clock)]
         if key is not None:
             with _cache_lock:
-                _cache[key] = jitted
+                _cache[key] = (jitted, last_used)
                 if len(_cache) > CACHE_LIMIT:
-                    _cache.popitem(last=False)
+                    _drop_least_recently_used()
     else:
-        try:
-            _cache.move_to_end(key)
-        except KeyError:  # dropped by another thread meanwhile
-            pass
-    return jitted(*[np.asarray(leaves[i]) for i in dynamic])
+        jitted, last_used = cached
+        last_used[0] = next(_clock)
+    # ndarrays as they are (a subclass too), so that the Jitted's fast path knows them.
+    arrays = [leaf if isinstance(leaf, np.ndarray) else np.asarray(leaf) for leaf in (leaves[i] for i in dynamic)]
+    result = jitted(*arrays)
+    count = len(args)
+    if direct_key is not None and key is not None and all(leaf is a for leaf, a in zip(leaves, args)) \
+            and all(i < count and isinstance(args[i], np.ndarray) for i in dynamic):
+        # Each argument a number or an ndarray (not a numpy scalar, which the key would
+        # let through but is no array object), the keywords static: later calls can go
+        # straight to the code.
+        _remember_direct(direct_key, jitted.fast_handle(*arrays), None if len(dynamic) == count else dynamic,
+                         last_used)
+    return result
+
+
+def _drop_least_recently_used() -> None:
+    """Drop the least recently used entry of ``_cache`` (``_cache_lock`` held)."""
+    oldest = min(_cache, key=lambda key: _cache[key][1][0])
+    dropped, _ = _cache.pop(oldest)
+    dropped.clear_cache()  # its _direct entries hold its cache: emptied, its code goes and they go
+
+
+def _add_keywords(parts: list, kwargs: dict) -> bool:
+    """Add ``kwargs`` to the parts of a key of the common call; False if one is not of its kinds."""
+    for name, value in kwargs.items():
+        kind = type(value)
+        if kind not in _KEYWORD_TYPES and not (kind is tuple and all(type(i) is int for i in value)):
+            return False
+        parts.append((name, kind, value))  # the type tells 1 from 1.0 and True, as above
+    return True
+
+
+def _remember_direct(direct_key: tuple, handle: tuple | None, positions: list | None, last_used: list) -> None:
+    """Send later calls keyed ``direct_key`` straight to the Compiled of ``handle`` (a ``Jitted.fast_handle``)."""
+    if handle is None:  # arrays that the compiled code does not read as they are (a copy, a byte swap)
+        return
+    compiled, mark_used = handle
+    table = _direct  # the module's globals may be gone when the last Compiled goes, at exit
+
+    def forget(ref):
+        if table.get(direct_key, (None,))[0] is ref:  # not a newer entry of the same key
+            table.pop(direct_key, None)
+
+    one_array = compiled.out_tree == tree.LEAF and not compiled.donated
+    _direct[direct_key] = (weakref.ref(compiled, forget), one_array,
+                           positions if positions is None else tuple(positions), last_used, mark_used)
 
 
 def _with_statics(fn: Callable, leaves: list, dynamic: list, treedef: tree.TreeDef) -> Callable:

@@ -107,15 +107,17 @@ def emits_ops(fn: Callable) -> Callable:
     arguments, run, and returns numpy arrays.
     """
     def wrapper(*args, **kwargs):
+        if ir.Context.current is None:
+            # No IR is being built on this thread (a trace, and so a decorated call
+            # inside one, always has the context entered): eager. tensorad.eager
+            # checks for leaked tracers itself, after its fast path for plain arrays
+            # and numbers (which are no tracers) has been tried.
+            return (_eager_run or _eager_runner())(wrapper, args, kwargs)
         if _emit_depth.depth:
             return fn(*args, **kwargs)
-        _check_tracers_alive(args, kwargs.values())
-        if not _traces.stack and ir.Context.current is None:
-            return _eager_runner()(wrapper, args, kwargs)
+        check_tracers_alive(args, kwargs.values())
         _emit_depth.depth += 1
         try:
-            if ir.Context.current is None:
-                return fn(*args, **kwargs)
             with user_location():
                 return fn(*args, **kwargs)
         except (TypeError, ValueError, IndexError) as err:
@@ -151,11 +153,15 @@ def _prefix_users_line(err: Exception) -> None:
         err.args = (f"{where}: {err.args[0]}",) + err.args[1:]
 
 
-def _check_tracers_alive(*groups) -> None:
-    """Raise UnexpectedTracerError for a tracer (or list of them) whose trace has ended.
+def check_tracers_alive(*groups) -> None:
+    """Raise UnexpectedTracerError for a tracer (or list of them) in ``groups`` whose trace has ended.
 
     Checked before a frontend function emits anything, so that a leaked tracer
     is reported even where no op could be built (outside any trace).
+
+    Examples
+    --------
+    >>> check_tracers_alive((1.0, [2.0]), {}.values())  # no tracers: nothing to report
     """
     for group in groups:
         for arg in group:

@@ -67,7 +67,8 @@ def _name(call) -> str:
 def test_eager_call_matches_jit(fn, args, kwargs):
     eager_result = fn(*args, **kwargs)
     jitted = ta.jit(lambda *arrays: fn(*_refill(args, arrays), **kwargs))(*_arrays(args))
-    assert type(eager_result) is np.ndarray, "eager results are numpy arrays"
+    assert isinstance(eager_result, np.ndarray) and type(eager_result) is type(jitted), \
+        "eager results are numpy arrays, of the type jit returns (tensorad.Array)"
     assert eager_result.dtype == jitted.dtype and eager_result.shape == jitted.shape
     np.testing.assert_array_equal(eager_result, jitted)
 
