@@ -589,8 +589,12 @@ def _while_vjp(c, cotangents):
     if not active and not outer:
         return []
     taped = taped_carries(op)
-    if any(not isinstance(v.type, ir.RankedTensorType) and not is_scalar(v.type) for v in inits):
-        raise DerivativeError(op.location, "reverse mode through an scf.while needs tensor or scalar carries "
+    if any(not (isinstance(v.type, ir.RankedTensorType) and v.type.has_static_shape) and not is_scalar(v.type)
+           for v in inits) or any(isinstance(v.type, ir.IndexType) for v in inits):
+        # A tape (dynamic shape) and its row count (an index) are what a while loop's own
+        # reverse carries: taping them again is not supported.
+        raise DerivativeError(op.location, "reverse mode through an scf.while needs statically shaped tensor "
+                              "or scalar carries "
                               "(a while loop's own derivative cannot be differentiated in reverse "
                               "mode again: take forward over reverse, e.g. jvp of grad or hessian, "
                               "or use fori_loop or scan)")

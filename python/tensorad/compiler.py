@@ -677,8 +677,8 @@ class Jitted:
     def _remember(self, key, fast_key, compiled) -> None:
         """Cache ``compiled`` under ``key`` (and ``fast_key``), dropping the least recently used beyond the limit."""
         with self._cache_lock:
-            if key in self._cache:  # a fast key for a kept signature: it gets the kept key object,
-                key = next(k for k in self._cache if k == key)  # which move_to_end finds without a hash
+            if key in self._cache:  # a fast key for a kept signature: it gets the kept key object, which
+                key = next(k for k in list(self._cache) if k == key)  # move_to_end finds without a hash
             self._cache[key] = compiled
             if fast_key is not None:
                 one_array = compiled.out_tree == tree.LEAF and not compiled.donated

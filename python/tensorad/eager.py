@@ -161,8 +161,8 @@ def run(fn: Callable, args: tuple, kwargs: dict):
 
 def _drop_least_recently_used() -> None:
     """Drop the least recently used entry of ``_cache`` (``_cache_lock`` held)."""
-    oldest = min(_cache, key=lambda key: _cache[key][1][0])
-    dropped, _ = _cache.pop(oldest)
+    oldest, (dropped, _) = min(_cache.items(), key=lambda item: item[1][1][0])
+    del _cache[oldest]
     dropped.clear_cache()  # its _direct entries hold its cache: emptied, its code goes and they go
 
 

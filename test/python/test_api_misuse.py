@@ -34,9 +34,11 @@ def test_compile_mlir_refuses_element_types_numpy_cannot_receive(element):
         ta.compile_mlir(source)
 
 
-def test_compile_mlir_refuses_non_tensor_signatures():
-    with pytest.raises(ta.CompileError, match="takes or returns f64"):
-        ta.compile_mlir("func.func @main(%x: f64) -> f64 { return %x : f64 }")
+def test_compile_mlir_refuses_signatures_numpy_cannot_pass():
+    # Tensors and scalars cross to numpy; a memref (a buffer the caller would own) does not.
+    with pytest.raises(ta.CompileError, match="takes or returns memref<2xf64>"):
+        ta.compile_mlir("func.func @main(%x: memref<2xf64>) -> f64 {\n  %c = arith.constant 0 : index\n"
+                        "  %0 = memref.load %x[%c] : memref<2xf64>\n  return %0 : f64\n}")
 
 
 def test_reductions_take_axis_minus_one_on_a_0d_array_as_numpy():

@@ -86,6 +86,19 @@ def test_a_repeated_jitted_call_skips_the_pytree_walk(flatten_calls):
     assert flatten_calls == []
 
 
+def test_fast_entries_hold_the_cache_key_objects():
+    # The fast path marks a signature used with OrderedDict.move_to_end, which
+    # finds the very key object it holds at the end without hashing it (the
+    # hash of a pytree structure is Python code).
+    f = ta.jit(lambda a: a * 2.0)
+    x = np.arange(3.0)
+    f(x.astype(">f8"))  # compiled for native float64, with no fast entry: the input was byte-swapped
+    f(x)  # a fast entry for a kept signature
+    f(f(x))  # and one for a result's class (tensorad.Array, where it is one)
+    kept = list(f._cache)
+    assert f._fast and all(any(entry[1] is key for key in kept) for entry in f._fast.values())
+
+
 def _odd_layouts(base: np.ndarray) -> dict:
     """Arrays equal to ``base`` (1-D float64) that compiled code cannot read as they are, or reads in place."""
     wide = np.zeros(2 * base.size)
@@ -186,6 +199,31 @@ def test_an_evicted_function_leaves_no_direct_entry(monkeypatch):
     gc.collect()
     assert not [key for key in eager._direct if key[0] is first]
     np.testing.assert_array_equal(first(x), [2.0, 2.0])
+
+
+def test_eager_fast_path_marks_its_function_used(monkeypatch):
+    @emits_ops
+    def a(x):
+        return x + 1.0
+
+    @emits_ops
+    def b(x):
+        return x + 2.0
+
+    @emits_ops
+    def c(x):
+        return x + 3.0
+
+    x = np.ones(2)
+    a(x), b(x)
+    ours = {fn: next(key for key in eager._cache if key[0] is fn) for fn in (a, b)}
+    for key, (_, last_used) in eager._cache.items():  # every other entry used after a and b
+        if key not in ours.values():
+            last_used[0] = next(eager._clock)
+    a(x)  # on the fast path: a is now used after b
+    monkeypatch.setattr(eager, "CACHE_LIMIT", len(eager._cache))
+    c(x)  # an entry too many: b goes
+    assert ours[a] in eager._cache and ours[b] not in eager._cache
 
 
 def test_eager_fast_path_keeps_the_least_recently_used_order(monkeypatch):
