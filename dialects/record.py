@@ -65,6 +65,9 @@ class Trait(enum.Enum):
     #: A contraction (matmul, convolution): costly to recompute, so the
     #: ``dots_saveable`` checkpoint policy keeps its result.
     CONTRACTION = "contraction"
+    #: A named structured op (``linalg.matmul``): ``tad-differentiate`` rewrites it into
+    #: the ``linalg.generic`` it stands for and differentiates that.
+    GENERALIZABLE = "generalizable"
 
 
 @dataclass(frozen=True)

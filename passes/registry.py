@@ -81,6 +81,9 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
              _P + "jit_differentiate:pipeline", is_pipeline=True),
     PassInfo("tad-lower-to-linalg", "Lower tad ops to linalg, tensor, arith and math",
              _P + "lower.to_linalg:run"),
+    PassInfo("tad-read-parallel-inits-as-inputs", "Make the inits that an all-parallel linalg.generic reads "
+             "inputs, so that elementwise fusion keeps them out of reductions",
+             _P + "lower.parallel_inits:run"),
     PassInfo("tad-widen-bools", "Store booleans as bytes: retype tensor<...xi1> values to i8",
              _P + "lower.widen_bools:run"),
     PassInfo("tad-split-rank-reducing-subviews", "Make each rank-reducing memref.subview that upstream may read "

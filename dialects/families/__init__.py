@@ -23,4 +23,5 @@ from . import (  # noqa: F401  (importing a family module registers its records)
     loss,
     control_flow,
     memory,
+    linalg,
 )

@@ -26,7 +26,7 @@ from .. import builder, linalg_builder
 from ..builder import Val
 from ..derivatives import RuleContext, defcast, defelementwise
 from ..record import Family, Trait, operation_names
-from ..shapes import floats
+from ..shapes import accepts_dynamic, floats
 
 family = Family("elementwise")
 
@@ -119,9 +119,8 @@ def _max_share(c: RuleContext, wins: Callable) -> Val:
     """
     a, b = c.inputs
     won = wins(a, b)
-    tie = builder.select(builder.equal(a, b), builder.constant(0.5, a.shape, a.element_type),
-                         builder.constant(0.0, a.shape, a.element_type))
-    return builder.select(won, builder.constant(1.0, a.shape, a.element_type), tie)
+    tie = builder.convert(builder.equal(a, b), a.element_type) * 0.5
+    return builder.select(won, 1.0, tie)
 
 
 defelementwise(family, "arith.maximumf", lambda c: _max_share(c, builder.greater),
@@ -257,6 +256,7 @@ family.define("tad.logistic", operands=("operand",),
 
 
 @family.shape_rule("tad.logistic")
+@accepts_dynamic
 def _logistic_shape(operands, attrs, results):
     (x,) = operands
     floats(x, "operand")

@@ -42,7 +42,7 @@ from mlir.dialects import arith, func, scf
 
 from tensorad.dialects import builder as tad_ops
 
-from . import control_flow, forward, reverse  # noqa: F401  (control_flow registers the rules of scf ops)
+from . import control_flow, forward, linalg, reverse  # noqa: F401  (control_flow and linalg register rules)
 from .signature import DerivativeError, Request, check, derivative_type, expected_type, pending_requests, vmap_type
 
 _BUILDERS = {"vjp": reverse.build, "jvp": forward.build}
@@ -107,6 +107,7 @@ class Generator:
     def _copy_of(self, primal: ir.Operation, request: Request) -> ir.Operation:
         """Copy ``primal`` in place of the declaration, taking its name and attributes."""
         fn = primal.clone(ip=ir.InsertionPoint(request.decl))
+        linalg.generalize(fn)  # while it still is the primal, a valid function
         for name in [n for n in fn.attributes if n not in ("sym_name", "function_type")]:
             del fn.attributes[name]
         for name in request.decl.attributes:

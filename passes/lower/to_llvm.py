@@ -43,6 +43,7 @@ from .tile_and_vectorize import CodegenOptions
 
 TENSOR_STAGES = (
     "func.func(convert-elementwise-to-linalg)",
+    "tad-read-parallel-inits-as-inputs",
     "linalg-fuse-elementwise-ops",
     # No upstream cse on tensors: it would merge the ops tad-remat recomputes
     # with the originals they copy (tad-simplify has done CSE before tad-remat).

@@ -1,0 +1,581 @@
+"""Derivative rules of ``linalg.generic``, and so of every named structured op.
+
+``tad-differentiate`` first rewrites named structured ops (records with
+:attr:`~tensorad.dialects.record.Trait.GENERALIZABLE`: ``linalg.matmul``,
+``linalg.reduce``, the convolutions...) into the ``linalg.generic`` they stand
+for (:func:`generalize`). A generic's derivative is built from its scalar body
+with the sweeps' own engines, so each scalar op's rule serves here too:
+
+* **Forward mode** builds one generic over the same loops (plus one parallel
+  loop per batch-prefix dimension) that reads the primal operands and their
+  tangents and yields the tangents: the body's forward sweep. An additive
+  reduction (``out + g``) carries only the tangent; any other reduction
+  recomputes its primal value alongside (no batch prefix then).
+* **Reverse mode** builds, per active operand ``x`` read at the indexing map
+  ``M``, a generic whose output is ``x``'s adjoint indexed by ``M`` (loops
+  that ``M`` does not read become reductions, as LAGrad turns broadcasts into
+  sums and back), over a body that seeds the primal body's yields with the
+  result cotangents and sweeps it backwards. The output of an additive
+  reduction passes its cotangent to the init unchanged; a max/min reduction
+  (``maxnumf``, ``minimumf``, ...) splits it equally among the elements equal
+  to the result, as JAX's ``reduce_max`` does. An operand read through a
+  window (``d0 + d1``: convolutions, pooling) has no invertible map for its
+  adjoint, so its adjoint is accumulated in an ``scf.for`` nest over the loops
+  instead.
+
+What has no rule (a reduction that is neither additive nor a max/min in
+reverse mode, a body reading an active tensor it captures) is refused with
+a diagnostic at the op.
+
+Examples
+--------
+>>> from mlir import ir
+>>> from tensorad.dialects import make_context
+>>> from tensorad.passes.registry import run_pipeline
+>>> m = ir.Module.parse('''
+... func.func @f(%a: tensor<2x3xf64>, %b: tensor<3x4xf64>, %c: tensor<2x4xf64>) -> tensor<2x4xf64> {
+...   %0 = linalg.matmul ins(%a, %b : tensor<2x3xf64>, tensor<3x4xf64>) outs(%c : tensor<2x4xf64>) -> tensor<2x4xf64>
+...   return %0 : tensor<2x4xf64>
+... }
+... func.func private @f_vjp(tensor<2x3xf64>, tensor<3x4xf64>, tensor<2x4xf64>, tensor<2x4xf64>)
+...     -> (tensor<2x4xf64>, tensor<2x3xf64>) attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}}''',
+...     make_context())
+>>> run_pipeline(m, "tad-differentiate")
+>>> str(m).count("linalg.generic")  # the matmul, and the adjoint of %a
+2
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from mlir import ir, passmanager
+from mlir.dialects import affine, arith, scf, tensor
+from mlir.dialects._linalg_ops_gen import GenericOp, YieldOp
+
+from tensorad.dialects import builder
+from tensorad.dialects.builder import Val, scalar_constant, zeros_like
+from tensorad.dialects.families.linalg import family, operand_segments
+from tensorad.dialects.record import Trait, has_trait
+
+from .activity import captured_values, carries_derivative, dependency_graph, is_float_tensor, reach
+from .forward import Forward
+from .reverse import Backward
+from .signature import DerivativeError
+
+#: Combiners ``out = f(out, g)`` of a reduction whose adjoint sends the cotangent to the elements equal to the result.
+_SELECTING = ("arith.maxnumf", "arith.minnumf", "arith.maximumf", "arith.minimumf")
+
+
+def generalize(fn: ir.Operation) -> None:
+    """Rewrite the named structured ops in ``fn`` into ``linalg.generic`` (upstream ``linalg-generalize-named-ops``)."""
+    found = []
+
+    def visit(op):
+        if has_trait(op.operation, Trait.GENERALIZABLE):
+            found.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    fn.walk(visit)
+    if found:
+        passmanager.PassManager.parse("func.func(linalg-generalize-named-ops)").run(fn)
+
+
+# ----------------------------------------------------------------------------
+# The parts of a generic, and how each output combines into its init
+# ----------------------------------------------------------------------------
+
+@dataclass
+class _Output:
+    """How output ``j`` of a generic uses its init.
+
+    ``kind`` is ``"read"`` (no reduction loops: the init is read once, like an
+    input), ``"add"`` (``out + g``), ``"select"`` (a max/min of ``out`` and
+    ``g``) or ``"other"``; ``combiner`` is the body op of ``"add"``/``"select"``
+    and ``addend`` its operand ``g``.
+    """
+
+    kind: str
+    combiner: Optional[ir.Operation] = None
+    addend: Optional[ir.Value] = None
+
+
+@dataclass
+class _Generic:
+    op: ir.Operation
+    inputs: list
+    outputs: list
+    maps: list
+    iterators: list
+    body: ir.Block
+
+    @property
+    def n_loops(self) -> int:
+        return self.maps[0].n_dims
+
+    @property
+    def yields(self) -> list:
+        return list(list(self.body.operations)[-1].operands)
+
+    def output_kinds(self) -> list:
+        args = list(self.body.arguments)[len(self.inputs):]
+        if "reduction" not in self.iterators:
+            return [_Output("read") for _ in self.outputs]
+        depends_on_out = reach(dependency_graph(self.body), args)
+        kinds = []
+        for arg, yielded in zip(args, self.yields):
+            users = [use.owner for use in arg.uses]
+            combiner = yielded.owner if isinstance(yielded.owner, (ir.Operation, ir.OpView)) else None
+            if combiner is None or len(users) != 1 or users[0] != combiner or \
+                    len(list(yielded.uses)) != 1:
+                kinds.append(_Output("other"))
+                continue
+            combiner = combiner.operation
+            others = [v for v in combiner.operands if v != arg]
+            kind = "add" if combiner.name == "arith.addf" else "select" if combiner.name in _SELECTING else None
+            if kind is None or len(others) != 1 or others[0] in depends_on_out:
+                kinds.append(_Output("other"))
+            else:
+                kinds.append(_Output(kind, combiner, others[0]))
+        return kinds
+
+
+def _parts(op: ir.Operation) -> _Generic:
+    inputs, outputs = operand_segments(op)
+    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
+    iterators = [str(a).split("<")[1].rstrip(">") for a in op.attributes["iterator_types"]]
+    return _Generic(op, inputs, outputs, maps, iterators, op.regions[0].blocks[0])
+
+
+def _shifted(m: ir.AffineMap, nb: int, batched: bool) -> ir.AffineMap:
+    """``m`` over ``nb`` more leading loops; with ``batched``, reading them first (a batch prefix)."""
+    results = [e.shift_dims(m.n_dims, nb) for e in m.results]
+    if batched:
+        results = [ir.AffineDimExpr.get(d) for d in range(nb)] + results
+    return ir.AffineMap.get(m.n_dims + nb, 0, results)
+
+
+def _reads_dims(m: ir.AffineMap) -> set:
+    return {e.position for e in m.results if isinstance(e, ir.AffineDimExpr)}
+
+
+def _iterator_attr(kind: str) -> ir.Attribute:
+    return ir.Attribute.parse(f"#linalg.iterator_type<{kind}>")
+
+
+def _new_generic(inputs: list, inits: list, maps: list, iterators: list) -> tuple:
+    """An empty generic and its block (one argument per operand, element types)."""
+    op = GenericOp(result_tensors=[v.type for v in inits], inputs=inputs, outputs=inits,
+                   indexing_maps=ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]),
+                   iterator_types=ir.ArrayAttr.get([_iterator_attr(k) for k in iterators]))
+    types = [v.type.element_type if isinstance(v.type, ir.ShapedType) else v.type for v in inputs + inits]
+    block = op.regions[0].blocks.append(*types)
+    return op, block
+
+
+def _replay(template: ir.Operation, arguments: Sequence[ir.Value]) -> tuple:
+    """Copy ``template``'s body to the current insertion point, ``arguments`` replacing its block arguments.
+
+    Returns the copied ops (the terminator left out) and the values it yields.
+    """
+    copy = template.clone()
+    block = copy.regions[0].blocks[0]
+    for old, new in zip(block.arguments, arguments):
+        old.replace_all_uses_with(new)
+    ops = list(block.operations)
+    yielded = list(ops[-1].operands)
+    for op in ops[:-1]:
+        op.move_before(copy)
+    copy.erase()
+    return ops[:-1], yielded
+
+
+def _element(value: ir.Value) -> ir.Type:
+    return value.type.element_type if isinstance(value.type, ir.ShapedType) else value.type
+
+
+def _is_float_scalar(value: ir.Value) -> bool:
+    return isinstance(value.type, ir.FloatType)
+
+
+def _varied_scalars(ops: list, sources, template: ir.Operation):
+    """Whether a value of the replayed ``ops`` may take an adjoint: a float scalar depending on ``sources``
+    or on what ``template``'s body captures (never a value computed from integers alone, an ``arith.sitofp``)."""
+    varied = reach(dependency_graph(ops), list(sources) + captured_values(template), carries_derivative)
+    return lambda value: _is_float_scalar(value) and value in varied
+
+
+def _captured_active(op: ir.Operation, active) -> list:
+    """Active values ``op``'s body captures; refused unless they are scalars."""
+    captured = [v for v in captured_values(op) if active(v)]
+    for v in captured:
+        if isinstance(v.type, ir.ShapedType):
+            raise DerivativeError(op.location, "linalg.generic reads an active tensor it captures; "
+                                  "pass it to the generic as an input instead")
+    return captured
+
+
+def _refuse_other(g: _Generic, j: int, mode: str) -> DerivativeError:
+    return DerivativeError(g.op.location, f"no {mode} rule for linalg.generic: output {j} is a reduction "
+                           "whose body is neither 'out + g' nor a max/min of 'out' and 'g'")
+
+
+# ----------------------------------------------------------------------------
+# Forward mode
+# ----------------------------------------------------------------------------
+
+@family.jvp("linalg.generic")
+def _generic_jvp(c, tangents):
+    g, fw, nb = _parts(c.op), c.engine, c.nb
+    n_in = len(g.inputs)
+    kinds = g.output_kinds()
+    # The tangent of a reduction other than a sum depends on the running primal value: recompute it alongside.
+    recompute = any(k.kind not in ("read", "add") for k in kinds)
+    if recompute and nb:
+        raise DerivativeError(g.op.location, "no batched forward-mode (jvp) rule for linalg.generic with "
+                              "a reduction other than 'out + g'")
+    captured = _captured_active(c.op, fw.tangents.__contains__)
+    out_maps = g.maps[n_in:]
+    ins, maps, roles = [], [], []  # roles: what each new block argument stands for
+
+    def add_input(value, m, role):
+        ins.append(value), maps.append(m), roles.append(role)
+
+    for i, x in enumerate(g.inputs):
+        add_input(x, _shifted(g.maps[i], nb, False), ("primal", i))
+    for i, x in enumerate(g.inputs):
+        if tangents[i] is not None:
+            add_input(tangents[i], _shifted(g.maps[i], nb, True), ("tangent", i))
+    for j, y in enumerate(g.outputs):
+        if kinds[j].kind == "read":
+            add_input(y, _shifted(out_maps[j], nb, False), ("primal", n_in + j))
+            if tangents[n_in + j] is not None:
+                add_input(tangents[n_in + j], _shifted(out_maps[j], nb, True), ("tangent", n_in + j))
+    if nb:
+        prefix_map = ir.AffineMap.get(g.n_loops + nb, 0, [ir.AffineDimExpr.get(d) for d in range(nb)])
+        for v in captured:
+            add_input(fw.tangents[v], prefix_map, ("captured", v))
+    inits, init_maps, init_roles = [], [], []
+    if recompute:
+        for j, y in enumerate(g.outputs):
+            inits.append(y), init_maps.append(out_maps[j]), init_roles.append(("primal", n_in + j))
+    floats = [j for j, y in enumerate(g.outputs) if is_float_tensor(y)]
+    for j in floats:
+        t = tangents[n_in + j]
+        if t is None:
+            t = zeros_like(g.outputs[j], fw.prefix)
+            if kinds[j].kind == "read":  # every element is written: no need to read zeros
+                t = tensor.EmptyOp(list(t.type.shape), t.type.element_type).result
+        inits.append(t), init_maps.append(_shifted(out_maps[j], nb, True)), init_roles.append(("tangent", n_in + j))
+    op, block = _new_generic(ins, inits, maps + init_maps, ["parallel"] * nb + g.iterators)
+    args = dict(zip(roles + init_roles, block.arguments))
+    with ir.InsertionPoint(block):
+        replay_args = []
+        for k, y in enumerate(g.inputs + g.outputs):
+            if ("primal", k) in args:
+                replay_args.append(args[("primal", k)])
+            else:  # the init of an additive reduction: its tangent is carried below
+                replay_args.append(scalar_constant(0, _element(y)))
+        ops, yielded = _replay(c.op, replay_args)
+        ops = _bind_indices(ops, nb)
+        seeds = {args[("primal", k)]: Val(args[("tangent", k)])
+                 for k in range(n_in + len(g.outputs)) if ("tangent", k) in args and ("primal", k) in args}
+        for v in captured:
+            seeds[v] = Val(args[("captured", v)]) if nb else fw.tangents[v]
+        inner = Forward(seeds, (), fw.derive)
+        inner.sweep_ops(_without_combiners(ops, yielded, kinds, ("add",)))
+        outs = list(yielded) if recompute else []
+        for j in floats:
+            if kinds[j].kind == "add":
+                addend = inner.tangents.get(_replayed(ops, yielded[j], kinds[j]))
+                running = args[("tangent", n_in + j)]
+                outs.append(running if addend is None else arith.addf(running, addend))
+            else:
+                t = inner.tangents.get(yielded[j])
+                outs.append(t if t is not None else scalar_constant(0, _element(g.outputs[j])))
+        YieldOp(outs)
+    _erase_dead(block)
+    results = list(op.results)[len(g.outputs) if recompute else 0:]
+    tangent_of = dict(zip(floats, results))
+    return [Val(tangent_of[j]) if j in tangent_of else None for j in range(len(g.outputs))]
+
+
+def _without_combiners(ops: list, yielded: list, kinds: list, combined: tuple) -> list:
+    """``ops`` but the replayed combiners of the outputs whose kind is in ``combined``."""
+    combiners = [yielded[j].owner.operation for j, k in enumerate(kinds) if k.kind in combined]
+    return [o for o in ops if o.operation not in combiners]
+
+
+def _replayed(ops: list, yielded: ir.Value, kind: _Output) -> ir.Value:
+    """The copy of ``kind.addend`` among the replayed ops: the combiner's operand other than the init."""
+    combiner = yielded.owner.operation
+    position = [i for i, v in enumerate(kind.combiner.operands) if v == kind.addend][0]
+    return combiner.operands[position]
+
+
+def _bind_indices(ops: list, shift: int = 0, loops: Optional[list] = None) -> list:
+    """Fix the replayed ``linalg.index`` ops; return ``ops`` without those erased.
+
+    In a generic with ``shift`` more leading loops, ``linalg.index d`` becomes
+    ``linalg.index d + shift``; outside any generic (an ``scf.for`` nest over
+    ``loops``), it is replaced by the loop's induction variable.
+    """
+    found = []
+
+    def visit(inner):
+        if inner.name == "linalg.index":
+            found.append(inner.operation)
+        return ir.WalkResult.ADVANCE
+
+    for op in ops:
+        op.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    for index in found:
+        dim = ir.IntegerAttr(index.attributes["dim"]).value
+        if loops is None:
+            index.attributes["dim"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), dim + shift)
+        else:
+            index.results[0].replace_all_uses_with(loops[dim])
+    if loops is None:
+        return ops
+    gone = set(found)
+    kept = [op for op in ops if op.operation not in gone]
+    for index in found:
+        index.erase()
+    return kept
+
+
+# ----------------------------------------------------------------------------
+# Reverse mode
+# ----------------------------------------------------------------------------
+
+@dataclass
+class _Reads:
+    """The operands an adjoint body reads: ``(key, value, map, batched)`` each.
+
+    Keys: ``("primal", k)`` for input ``k`` or the init of a ``"read"`` output,
+    ``("final", j)``/``("count", j)`` for a max/min output's result and the
+    number of elements equal to it, ``("ct", j)`` for output ``j``'s cotangent.
+    """
+
+    entries: list
+
+    def keys(self) -> list:
+        return [e[0] for e in self.entries]
+
+
+def _adjoint_sweep(c, g: _Generic, kinds: list, live: list, value_of: dict, shift: int,
+                   loops: Optional[list]) -> Backward:
+    """Replay the body at the current insertion point and sweep it back from the result cotangents.
+
+    ``value_of`` maps each read's key to its scalar here.
+    """
+    n_in = len(g.inputs)
+    replay_args = [value_of[("primal", k)] if ("primal", k) in value_of else scalar_constant(0, _element(y))
+                   for k, y in enumerate(g.inputs + g.outputs)]
+    ops, yielded = _replay(c.op, replay_args)
+    ops = _bind_indices(ops, shift, loops)
+    inner = Backward(_varied_scalars(ops, value_of.values(), c.op), (), c.derive)
+    for j in live:
+        ct, kind = value_of[("ct", j)], kinds[j]
+        if kind.kind == "read":
+            inner.accumulate(yielded[j], ct)
+            continue
+        addend = _replayed(ops, yielded[j], kind)
+        if kind.kind == "select":  # the cotangent goes to the elements equal to the result, shared equally
+            hit = arith.cmpf(arith.CmpFPredicate.OEQ, addend, value_of[("final", j)])
+            share = arith.divf(ct, value_of[("count", j)])
+            ct = arith.select(hit, share, scalar_constant(0, _element(g.outputs[j])))
+        inner.accumulate(addend, ct)
+    inner.sweep(_without_combiners(ops, yielded, kinds, ("add", "select")))
+    return inner
+
+
+def _reads(c, g: _Generic, kinds: list, live: list, cotangents: list, counts: dict) -> _Reads:
+    n_in = len(g.inputs)
+    out_maps = g.maps[n_in:]
+    entries = [(("primal", i), x, g.maps[i], False) for i, x in enumerate(g.inputs)]
+    entries += [(("primal", n_in + j), y, out_maps[j], False)
+                for j, y in enumerate(g.outputs) if kinds[j].kind == "read"]
+    for j in live:
+        if kinds[j].kind == "select":
+            entries.append((("final", j), c.op.results[j], out_maps[j], False))
+            entries.append((("count", j), counts[j], out_maps[j], False))
+        entries.append((("ct", j), cotangents[j], out_maps[j], True))
+    return _Reads(entries)
+
+
+def _equal_as_float(a: ir.Value, b: ir.Value) -> Val:
+    """1 where ``a == b``, 0 elsewhere, in ``a``'s element type."""
+    return builder.convert(builder.equal(a, b), _element(a))
+
+
+def _selection_counts(c, g: _Generic, kinds: list, selecting: list) -> dict:
+    """For each max/min output: how many elements (the init's included) equal its result, per result element."""
+    counts = {}
+    n_in = len(g.inputs)
+    for j in selecting:
+        final, init = c.op.results[j], g.outputs[j]
+        et = _element(init)
+        maps = g.maps[:n_in] + [g.maps[n_in + j]] * 2
+        seed = _equal_as_float(init, final)
+        op, block = _new_generic(list(g.inputs) + [final], [seed], maps, g.iterators)
+        with ir.InsertionPoint(block):
+            args = list(block.arguments)
+            replay = args[:n_in] + [scalar_constant(0, _element(y)) for y in g.outputs]
+            ops, yielded = _replay(c.op, replay)
+            _bind_indices(ops)
+            addend = _replayed(ops, yielded[j], kinds[j])
+            hit = arith.cmpf(arith.CmpFPredicate.OEQ, addend, args[n_in])
+            one = arith.select(hit, scalar_constant(1, et), scalar_constant(0, et))
+            YieldOp([arith.addf(args[-1], one)])
+        _erase_dead(block)
+        counts[j] = Val(op.results[0])
+    return counts
+
+
+@family.vjp("linalg.generic")
+def _generic_vjp(c, cotangents):
+    g, bw, nb = _parts(c.op), c.engine, c.nb
+    n_in = len(g.inputs)
+    kinds = g.output_kinds()
+    live = [j for j, ct in enumerate(cotangents) if ct is not None]
+    for j in live:
+        if kinds[j].kind == "other":
+            raise _refuse_other(g, j, "reverse-mode (vjp)")
+    captured = _captured_active(c.op, bw.accept)
+    empty_map = ir.AffineMap.get(g.n_loops, 0, [])
+    targets = [(("primal", i), x, g.maps[i]) for i, x in enumerate(g.inputs) if bw.accept(x)]
+    targets += [(("primal", n_in + j), y, g.maps[n_in + j]) for j, y in enumerate(g.outputs)
+                if kinds[j].kind == "read" and bw.accept(y)]
+    targets += [(("captured", v), v, empty_map) for v in captured]
+    counts = _selection_counts(c, g, kinds, [j for j in live if kinds[j].kind == "select"])
+    reads = _reads(c, g, kinds, live, cotangents, counts)
+    contributions = {}
+    for j in live:  # what an additive or max/min reduction passes to its init
+        init = g.outputs[j]
+        if kinds[j].kind == "add":
+            contributions[("primal", n_in + j)] = cotangents[j]
+        elif kinds[j].kind == "select":
+            contributions[("primal", n_in + j)] = cotangents[j] * _equal_as_float(init, c.op.results[j]) / counts[j]
+    windowed = [t for t in targets if not t[2].is_projected_permutation]
+    for key, value, m in targets:
+        if not m.is_projected_permutation:
+            continue
+        contributions[key] = _adjoint_generic(c, g, kinds, live, reads, key, value, m)
+    if windowed:
+        if nb:
+            raise DerivativeError(g.op.location, "no batched reverse-mode (vjp) rule for linalg.generic "
+                                  "reading an operand through a window (an indexing map that is not a "
+                                  "projected permutation)")
+        contributions.update(_adjoint_loops(c, g, kinds, live, reads, windowed))
+    for v in captured:
+        bw.accumulate(v, contributions.get(("captured", v)))
+    return [contributions.get(("primal", k)) for k in range(n_in + len(g.outputs))]
+
+
+def _zeros_for(value: ir.Value, prefix: tuple) -> Val:
+    """Zero adjoint of ``value`` as a tensor (0-d for a scalar without a batch prefix)."""
+    if isinstance(value.type, ir.ShapedType) or prefix:
+        return zeros_like(value, prefix)
+    return builder.zeros((), value.type)
+
+
+def _from_tensor(value: ir.Value, adjoint: Val, prefix: tuple) -> Val:
+    """``adjoint`` as the adjoint of ``value``: a scalar's, without a batch prefix, extracted from its 0-d tensor."""
+    if isinstance(value.type, ir.ShapedType) or prefix:
+        return adjoint
+    return Val(tensor.ExtractOp(adjoint, []).result)
+
+
+def _adjoint_generic(c, g: _Generic, kinds: list, live: list, reads: _Reads, key, value: ir.Value,
+                     m: ir.AffineMap) -> Val:
+    """The adjoint of one operand read at the projected permutation ``m``: a generic writing it at ``m``."""
+    nb, prefix = c.nb, c.engine.prefix
+    maps = [_shifted(rm, nb, batched) for _, _, rm, batched in reads.entries]
+    kept = _reads_dims(m)
+    iterators = ["parallel"] * nb + ["parallel" if d in kept else "reduction" for d in range(g.n_loops)]
+    init = _zeros_for(value, prefix)
+    # Without reduction loops every element is written once: nothing to accumulate onto. (A parallel
+    # generic reading its init would also be fused wrongly into a reduction by linalg-fuse-elementwise-ops.)
+    accumulates = "reduction" in iterators
+    if not accumulates:
+        init = tensor.EmptyOp(list(init.type.shape), init.type.element_type).result
+    op, block = _new_generic([v for _, v, _, _ in reads.entries], [init], maps + [_shifted(m, nb, True)],
+                             iterators)
+    with ir.InsertionPoint(block):
+        args = list(block.arguments)
+        value_of = dict(zip(reads.keys(), args))
+        inner = _adjoint_sweep(c, g, kinds, live, value_of, nb, None)
+        local = value if key[0] == "captured" else value_of[key]
+        contribution = inner.adjoints.get(local)
+        if not accumulates:
+            contribution = contribution if contribution is not None else scalar_constant(0, _element(value))
+        elif contribution is not None:
+            contribution = arith.addf(args[-1], contribution)
+        YieldOp([contribution if contribution is not None else args[-1]])
+    _erase_dead(block)
+    return _from_tensor(value, Val(op.results[0]), prefix)
+
+
+def _loop_bounds(g: _Generic) -> list:
+    """The trip count of each loop, read from an operand that a plain loop index indexes."""
+    bounds = [None] * g.n_loops
+    for value, m in zip(g.inputs + g.outputs, g.maps):
+        for position, e in enumerate(m.results):
+            if isinstance(e, ir.AffineDimExpr) and bounds[e.position] is None:
+                bounds[e.position] = tensor.DimOp(
+                    value, arith.ConstantOp(ir.IndexType.get(), position).result).result
+    return bounds
+
+
+def _positions(m: ir.AffineMap, loops: list) -> list:
+    return [affine.AffineApplyOp(ir.AffineMap.get(m.n_dims, 0, [e]), loops).result for e in m.results]
+
+
+def _loop_nest(bounds: list, carried: list, body) -> list:
+    """An ``scf.for`` nest over ``bounds`` carrying ``carried``; ``body(indices, carries)`` returns the next carries."""
+    index = ir.IndexType.get()
+    zero, one = arith.ConstantOp(index, 0).result, arith.ConstantOp(index, 1).result
+
+    def level(depth: int, carries: list, indices: list) -> list:
+        loop = scf.ForOp(zero, bounds[depth], one, carries)
+        with ir.InsertionPoint(loop.body):
+            inner = indices + [loop.induction_variable]
+            carries = list(loop.inner_iter_args)
+            scf.YieldOp(body(inner, carries) if depth + 1 == len(bounds) else level(depth + 1, carries, inner))
+        return list(loop.results)
+
+    return level(0, carried, [])
+
+
+def _adjoint_loops(c, g: _Generic, kinds: list, live: list, reads: _Reads, targets: list) -> dict:
+    """Adjoints of operands read through windows, accumulated point by point in an ``scf.for`` nest."""
+
+    def point(loops: list, accumulators: list) -> list:
+        value_of = {key: Val(tensor.ExtractOp(value, _positions(m, loops)).result)
+                    if isinstance(value.type, ir.ShapedType) else value
+                    for key, value, m, _ in reads.entries}
+        inner = _adjoint_sweep(c, g, kinds, live, value_of, 0, loops)
+        updated = []
+        for (key, value, m), acc in zip(targets, accumulators):
+            contribution = inner.adjoints.get(value if key[0] == "captured" else value_of[key])
+            if contribution is None:
+                updated.append(acc)
+                continue
+            position = _positions(m, loops)
+            total = arith.addf(tensor.ExtractOp(acc, position).result, contribution)
+            updated.append(tensor.InsertOp(total, acc, position).result)
+        return updated
+
+    results = _loop_nest(_loop_bounds(g), [_zeros_for(value, ()) for _, value, _ in targets], point)
+    return {key: _from_tensor(value, Val(r), ()) for (key, value, _), r in zip(targets, results)}
+
+
+def _erase_dead(block: ir.Block) -> None:
+    """Erase the pure ops of ``block`` whose results nothing uses (the replayed primal that the derivative does not read)."""
+    for op in reversed(list(block.operations)):
+        op = op.operation
+        if op.results and has_trait(op, Trait.PURE) and not any(list(r.uses) for r in op.results):
+            op.erase()
