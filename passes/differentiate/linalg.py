@@ -207,13 +207,12 @@ def _varied_scalars(ops: list, sources, template: ir.Operation):
     return lambda value: _is_float_scalar(value) and value in varied
 
 
-def _captured_active(op: ir.Operation, active) -> list:
+def _captured_active(op: ir.Operation, active, mode: str) -> list:
     """Active values ``op``'s body captures; refused unless they are scalars."""
     captured = [v for v in captured_values(op) if active(v)]
-    for v in captured:
-        if isinstance(v.type, ir.ShapedType):
-            raise DerivativeError(op.location, "linalg.generic reads an active tensor it captures; "
-                                  "pass it to the generic as an input instead")
+    if any(isinstance(v.type, ir.ShapedType) for v in captured):
+        raise DerivativeError(op.location, f"no {mode} rule for 'linalg.generic' whose body reads an active "
+                              "tensor it captures; pass the tensor to the generic as an input")
     return captured
 
 
@@ -236,7 +235,7 @@ def _generic_jvp(c, tangents):
     if recompute and nb:
         raise DerivativeError(g.op.location, "no batched forward-mode (jvp) rule for linalg.generic with "
                               "a reduction other than 'out + g'")
-    captured = _captured_active(c.op, fw.tangents.__contains__)
+    captured = _captured_active(c.op, fw.tangents.__contains__, "forward-mode (jvp)")
     out_maps = g.maps[n_in:]
     ins, maps, roles = [], [], []  # roles: what each new block argument stands for
 
@@ -444,7 +443,7 @@ def _generic_vjp(c, cotangents):
     for j in live:
         if kinds[j].kind == "other":
             raise _refuse_other(g, j, "reverse-mode (vjp)")
-    captured = _captured_active(c.op, bw.accept)
+    captured = _captured_active(c.op, bw.accept, "reverse-mode (vjp)")
     empty_map = ir.AffineMap.get(g.n_loops, 0, [])
     targets = [(("primal", i), x, g.maps[i]) for i, x in enumerate(g.inputs) if bw.accept(x)]
     targets += [(("primal", n_in + j), y, g.maps[n_in + j]) for j, y in enumerate(g.outputs)

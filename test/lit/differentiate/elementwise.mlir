@@ -86,8 +86,9 @@ func.func private @exp_tanh_vjp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>,
 // CHECK-SAME: (%[[X:[a-zA-Z0-9_]+]]: tensor<3xf64>, %[[Y:[a-zA-Z0-9_]+]]: tensor<3xf64>, %[[CT:[a-zA-Z0-9_]+]]: tensor<3xf64>)
 // CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[X]], %[[Y]]
 // CHECK: %[[EQ:.*]] = arith.cmpf oeq, %[[X]], %[[Y]]
+// CHECK: %[[EQ_F:.*]] = "tad.convert"(%[[EQ]])
 // CHECK: %[[HALF:.*]] = "tad.constant"() {value = 5.000000e-01 : f64}
-// CHECK: %[[TIE:.*]] = arith.select %[[EQ]], %[[HALF]], %{{.*}}
+// CHECK: %[[TIE:.*]] = arith.mulf %[[EQ_F]], %[[HALF]]
 // CHECK: %[[SHARE:.*]] = arith.select %[[GT]], %{{.*}}, %[[TIE]]
 // CHECK: %[[DX:.*]] = arith.mulf %[[CT]], %[[SHARE]]
 // CHECK: %[[REST:.*]] = arith.subf

@@ -107,8 +107,9 @@ func.func private @remf_vjp(tensor<3xf64>, tensor<3xf64>, tensor<3xf64>) -> (ten
 // CHECK-NEXT: %[[B_NAN:.*]] = arith.cmpf une, %[[B]], %[[B]]
 // CHECK-NEXT: %[[WINS:.*]] = arith.ori %[[GT]], %[[B_NAN]]
 // CHECK-NEXT: %[[EQ:.*]] = arith.cmpf oeq, %[[A]], %[[B]]
+// CHECK-NEXT: %[[EQ_F:.*]] = "tad.convert"(%[[EQ]])
 // CHECK-NEXT: %[[HALF:.*]] = "tad.constant"() {value = 5.000000e-01 : f64}
-// CHECK: %[[TIE:.*]] = arith.select %[[EQ]], %[[HALF]], %{{.*}}
+// CHECK-NEXT: %[[TIE:.*]] = arith.mulf %[[EQ_F]], %[[HALF]]
 // CHECK: %[[SHARE:.*]] = arith.select %[[WINS]], %{{.*}}, %[[TIE]]
 // CHECK-NEXT: %[[T1:.*]] = arith.mulf %[[TA]], %[[SHARE]]
 // CHECK-NEXT: %[[REST:.*]] = arith.subf %{{.*}}, %[[SHARE]]
