@@ -39,4 +39,5 @@ def pipeline(options: JitDifferentiateOptions = JitDifferentiateOptions()) -> st
     """The pipeline text of ``tad-jit-differentiate`` with ``options``."""
     remat = RematOptions(**{f.name: getattr(options, f.name) for f in dataclasses.fields(RematOptions)})
     inline = (PassSpec("tad-inline"), "symbol-dce") if options.inline else ()
-    return str(Pipeline(PassSpec("tad-batch"), PassSpec("tad-differentiate"), *inline, PassSpec("tad-simplify"), PassSpec("tad-remat", remat)))
+    return str(Pipeline(PassSpec("tad-batch"), PassSpec("tad-differentiate"), *inline, PassSpec("tad-raise-contractions"),
+                        PassSpec("tad-simplify"), PassSpec("tad-remat", remat)))

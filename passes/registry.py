@@ -81,6 +81,8 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
              _P + "jit_differentiate:pipeline", is_pipeline=True),
     PassInfo("tad-lower-to-linalg", "Lower tad ops to linalg, tensor, arith and math",
              _P + "lower.to_linalg:run"),
+    PassInfo("tad-raise-contractions", "Make each linalg contraction (matmul, or a generic computing "
+             "out + a * b) a tad.dot_general", _P + "lower.raise_contractions:run"),
     PassInfo("tad-read-parallel-inits-as-inputs", "Make the inits that an all-parallel linalg.generic reads "
              "inputs, so that elementwise fusion keeps them out of reductions",
              _P + "lower.parallel_inits:run"),

@@ -192,6 +192,10 @@ def _replay(template: ir.Operation, arguments: Sequence[ir.Value]) -> tuple:
     return ops[:-1], yielded
 
 
+def _batched_shape(value: ir.Value, prefix: tuple) -> list:
+    return list(prefix) + list(value.type.shape)
+
+
 def _element(value: ir.Value) -> ir.Type:
     return value.type.element_type if isinstance(value.type, ir.ShapedType) else value.type
 
@@ -263,10 +267,10 @@ def _generic_jvp(c, tangents):
     floats = [j for j, y in enumerate(g.outputs) if is_float_tensor(y)]
     for j in floats:
         t = tangents[n_in + j]
-        if t is None:
+        if t is None and kinds[j].kind == "read":  # every element is written: nothing to read
+            t = tensor.EmptyOp(list(_batched_shape(g.outputs[j], fw.prefix)), _element(g.outputs[j])).result
+        elif t is None:
             t = zeros_like(g.outputs[j], fw.prefix)
-            if kinds[j].kind == "read":  # every element is written: no need to read zeros
-                t = tensor.EmptyOp(list(t.type.shape), t.type.element_type).result
         inits.append(t), init_maps.append(_shifted(out_maps[j], nb, True)), init_roles.append(("tangent", n_in + j))
     op, block = _new_generic(ins, inits, maps + init_maps, ["parallel"] * nb + g.iterators)
     args = dict(zip(roles + init_roles, block.arguments))
@@ -296,6 +300,7 @@ def _generic_jvp(c, tangents):
                 outs.append(t if t is not None else scalar_constant(0, _element(g.outputs[j])))
         YieldOp(outs)
     _erase_dead(block)
+    op = _without_unused_inputs(op)
     results = list(op.results)[len(g.outputs) if recompute else 0:]
     tangent_of = dict(zip(floats, results))
     return [Val(tangent_of[j]) if j in tangent_of else None for j in range(len(g.outputs))]
@@ -515,6 +520,7 @@ def _adjoint_generic(c, g: _Generic, kinds: list, live: list, reads: _Reads, key
             contribution = arith.addf(args[-1], contribution)
         YieldOp([contribution if contribution is not None else args[-1]])
     _erase_dead(block)
+    op = _without_unused_inputs(op)
     return _from_tensor(value, Val(op.results[0]), prefix)
 
 
@@ -570,6 +576,40 @@ def _adjoint_loops(c, g: _Generic, kinds: list, live: list, reads: _Reads, targe
 
     results = _loop_nest(_loop_bounds(g), [_zeros_for(value, ()) for _, value, _ in targets], point)
     return {key: _from_tensor(value, Val(r), ()) for (key, value, _), r in zip(targets, results)}
+
+
+def _without_unused_inputs(op: GenericOp) -> ir.Operation:
+    """``op``, rebuilt without the inputs its body does not read, when the other operands still span every loop.
+
+    The adjoint generics read the primal operands the body needed before
+    differentiation; what is left (``out + ct * b``) may then be a plain
+    contraction, which ``tad-raise-contractions`` recognizes.
+    """
+    op = op.operation
+    inputs, inits = operand_segments(op)
+    block = op.regions[0].blocks[0]
+    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
+    used = [k for k, arg in enumerate(block.arguments) if k >= len(inputs) or list(arg.uses)]
+    if len(used) == len(block.arguments):
+        return op
+    spanned = set().union(*(_reads_dims(maps[k]) for k in used))
+    if len(spanned) != maps[0].n_dims:
+        return op
+    operands = list(inputs) + list(inits)
+    kept_inputs = [operands[k] for k in used if k < len(inputs)]
+    iterators = [str(a).split("<")[1].rstrip(">") for a in op.attributes["iterator_types"]]
+    with ir.InsertionPoint(op), op.location:
+        new, new_block = _new_generic(kept_inputs, list(inits), [maps[k] for k in used], iterators)
+    for k, arg in zip(used, new_block.arguments):
+        block.arguments[k].replace_all_uses_with(arg)
+    at_end = ir.InsertionPoint(new_block)
+    for inner in list(block.operations):
+        inner.detach_from_parent()
+        at_end.insert(inner)
+    for old, result in zip(op.results, new.results):
+        old.replace_all_uses_with(result)
+    op.erase()
+    return new.operation
 
 
 def _erase_dead(block: ir.Block) -> None:

@@ -249,3 +249,56 @@ def test_parallel_generic_reading_its_init_feeds_a_reduction():
     source = ACCUMULATE_THEN_REDUCE + declarations(ACCUMULATE_THEN_REDUCE, [(3, 5), (3,), (3,)])
     value = check_ir(source, [x, a, init], [0, 1, 2])[0]
     np.testing.assert_array_equal(value, [55.0, 110.0, 165.0])
+
+
+@pytest.mark.parametrize("name", ["matmul", "conv_2d_nhwc_hwcf", "generic_index_and_captured_scalar",
+                                  "broadcast_transpose_map"])
+def test_a_batch_of_tangents_matches_one_at_a_time(name):
+    # A Jacobian's prefix: one extra parallel loop in front, read by the tangents only.
+    source, shapes = CASES[name]
+    args = _args(shapes)
+    batched = ta.compile_mlir(source + declarations(source, shapes, prefix=(2,)), "f_jvp")
+    single = ta.compile_mlir(source + declarations(source, shapes), "f_jvp")
+    rng = np.random.default_rng(1)
+    tangents = [rng.standard_normal((2,) + s) for s in shapes]
+    out = batched(*args, *tangents)
+    out = out if isinstance(out, tuple) else (out,)
+    for row in range(2):
+        expected = single(*args, *[t[row] for t in tangents])
+        expected = expected if isinstance(expected, tuple) else (expected,)
+        n = len(expected) // 2
+        for got, want in zip(out[n:], expected[n:]):
+            np.testing.assert_allclose(got[row], want, rtol=1e-12, atol=1e-12)
+
+
+def test_float32_matmul_and_logsumexp_gradients():
+    source, shapes = CASES["logsumexp_generic"]
+    source = source.replace("f64", "f32")
+    decl = declarations(CASES["logsumexp_generic"][0], shapes).replace("f64", "f32")
+    x = np.random.default_rng(2).standard_normal((3, 5)).astype(np.float32)
+    value, grad = ta.compile_mlir(source + decl, "f_vjp")(x, np.ones(3, np.float32))
+    assert grad.dtype == np.float32
+    softmax = np.exp(x - x.max(1, keepdims=True))
+    softmax /= softmax.sum(1, keepdims=True)
+    np.testing.assert_allclose(grad, softmax, rtol=1e-5)
+
+
+def test_a_product_reduction_is_refused_in_reverse_mode_with_the_op_location():
+    source = MAPS + """
+func.func @f(%x: tensor<4xf64>, %init: tensor<f64>) -> tensor<f64> {
+  %0 = linalg.generic {indexing_maps = [#id1, #scalar1], iterator_types = ["reduction"]}
+      ins(%x : tensor<4xf64>) outs(%init : tensor<f64>) {
+  ^bb0(%in: f64, %acc: f64):
+    %p = arith.mulf %acc, %in : f64
+    linalg.yield %p : f64
+  } -> tensor<f64>
+  return %0 : tensor<f64>
+}"""
+    vjp, jvp = declarations(source, [(4,), (1,)]).replace("tensor<1xf64>", "tensor<f64>").split("func.func private @f_jvp")
+    with pytest.raises(CompileError, match=r"no reverse-mode \(vjp\) rule for linalg.generic: output 0"):
+        ta.compile_mlir(source + vjp, "f_vjp")
+    # Forward mode recomputes the running product alongside its tangent.
+    x = np.array([1.5, -2.0, 0.5, 3.0])
+    value, tangent = ta.compile_mlir(source + "func.func private @f_jvp" + jvp, "f_jvp")(
+        x, np.array(1.0), np.ones(4), np.array(0.0))
+    np.testing.assert_allclose(tangent, sum(np.prod(np.delete(x, k)) for k in range(4)))
