@@ -4,7 +4,8 @@
 derivatives those depend on; ``tad-differentiate`` defines every other
 declared derivative function;
 ``tad-inline`` and ``symbol-dce`` inline them into their callers and drop
-them; ``tad-simplify`` removes what the inlining made dead or foldable; and
+them; ``tad-raise-contractions`` makes hand-written linalg contractions (and
+the adjoints of their derivatives) ``tad.dot_general``; ``tad-simplify`` removes what the inlining made dead or foldable; and
 ``tad-remat`` chooses what the backward sweep stores, with ``tad-remat``'s
 options. With ``inline=false`` the derivative functions stay functions of
 their own, so that ``tad-remat`` reports on each vjp apart
@@ -13,9 +14,9 @@ their own, so that ``tad-remat`` reports on each vjp apart
 Examples
 --------
 >>> pipeline()
-'builtin.module(tad-batch,tad-differentiate,tad-inline,symbol-dce,tad-simplify,tad-remat)'
+'builtin.module(tad-batch,tad-differentiate,tad-inline,symbol-dce,tad-raise-contractions,tad-simplify,tad-remat)'
 >>> pipeline(JitDifferentiateOptions(budget=4096, inline=False))
-'builtin.module(tad-batch,tad-differentiate,tad-simplify,tad-remat{budget=4096})'
+'builtin.module(tad-batch,tad-differentiate,tad-raise-contractions,tad-simplify,tad-remat{budget=4096})'
 """
 
 from __future__ import annotations
