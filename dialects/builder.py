@@ -34,7 +34,7 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith, tensor
 
-from .shapes import TensorSpec, attr_to_python, infer
+from .shapes import DYNAMIC, ShapeError, TensorSpec, attr_to_python, infer, is_dynamic
 
 Scalar = Union[bool, int, float]
 
@@ -63,7 +63,10 @@ def build(name: str, operands: Sequence, attributes: dict, result: TensorSpec | 
     """
     specs = [TensorSpec.of(v.type) for v in operands]
     py_attrs = {k: attr_to_python(a) for k, a in attributes.items()}
-    [out] = infer(name, specs, py_attrs, None if result is None else [result])
+    try:
+        [out] = infer(name, specs, py_attrs, None if result is None else [result])
+    except ShapeError as err:
+        raise ShapeError(f"'{name}' {err}") from None
     op = ir.Operation.create(name, results=[out.to_type()], operands=operands, attributes=attributes)
     return Val(op.result)
 
@@ -204,12 +207,16 @@ def ones(shape: Sequence[int], element_type: ir.Type) -> Val:
 # ----------------------------------------------------------------------------
 
 def broadcast_shapes(*shapes) -> tuple:
-    """numpy's broadcast of static shapes; equal shapes (dynamic dims included) broadcast to themselves.
+    """numpy's broadcast of shapes; equal shapes (dynamic dims included) broadcast to themselves.
+
+    A dynamic dim (``?``) is taken for a size other than 1: it broadcasts a
+    size-1 dim, and stands for the static size it meets.
 
     Examples
     --------
-    >>> broadcast_shapes((3, 1), (2, 1, 4))
-    (2, 3, 4)
+    >>> from tensorad.dialects.shapes import DYNAMIC
+    >>> broadcast_shapes((3, 1), (2, 1, 4)), broadcast_shapes((DYNAMIC, 1), (4,)) == (DYNAMIC, 4)
+    ((2, 3, 4), True)
     """
     if all(tuple(s) == tuple(shapes[0]) for s in shapes):
         return tuple(shapes[0])
@@ -217,6 +224,8 @@ def broadcast_shapes(*shapes) -> tuple:
     out = []
     for d in range(rank):
         sizes = {s[d - rank + len(s)] for s in shapes if d - rank + len(s) >= 0} - {1}
+        if len(sizes) > 1 and any(map(is_dynamic, sizes)):
+            sizes = {n for n in sizes if not is_dynamic(n)} or {next(iter(sizes))}
         if len(sizes) > 1:
             raise ValueError(f"shapes {' '.join(str(tuple(s)) for s in shapes)} do not broadcast together")
         out.append(sizes.pop() if sizes else 1)
@@ -243,8 +252,15 @@ def _operands(args: Sequence, element_type: ir.Type | None = None) -> list:
         return [scalar_constant(a, element_type) if isinstance(a, (bool, int, float)) else wrap(a)
                 for a in args]
     shape = broadcast_shapes(*(v.shape for v in values))
-    return [constant(a, shape, element_type) if isinstance(a, (bool, int, float))
-            else broadcast_to(a, shape) for a in args]
+    # A value of the result's shape gives the sizes of its dynamic dims (``?``).
+    like = _of_shape(values, shape)
+    return [(constant(a, shape, element_type) if like is None else full_like(like, a, element_type=element_type))
+            if isinstance(a, (bool, int, float)) else broadcast_to(a, shape, like) for a in args]
+
+
+def _of_shape(values: Sequence, shape: tuple):
+    """A value of ``values`` whose shape is ``shape`` (the sizes of its dynamic dims), or None."""
+    return next((v for v in values if v.shape == tuple(shape)), None)
 
 
 def elementwise(name: str, args: Sequence, result_element_type: ir.Type | None = None,
@@ -388,10 +404,11 @@ def select(condition, on_true, on_false) -> Val:
     condition = wrap(condition)
     shape = broadcast_shapes(condition.shape, *(b.shape for b in branches))
     a, b = _operands([on_true, on_false, branches[0]], element_type)[:2]
+    like = _of_shape([condition, a, b], shape)
     if isinstance(a.type, ir.ShapedType) or isinstance(condition.type, ir.ShapedType):
-        a, b = broadcast_to(a, shape), broadcast_to(b, shape)
+        a, b = broadcast_to(a, shape, like), broadcast_to(b, shape, like)
     if isinstance(condition.type, ir.ShapedType):
-        condition = broadcast_to(condition, shape)
+        condition = broadcast_to(condition, shape, like)
     # else a scalar i1 selects between whole values, as arith.select allows.
     op = ir.Operation.create("arith.select", results=[a.type], operands=[condition, a, b])
     return Val(op.result)
@@ -444,19 +461,26 @@ def convert(x, element_type: ir.Type) -> Val:
 # Structure, contraction and reduction (tad ops)
 # ----------------------------------------------------------------------------
 
-def broadcast_to(x, shape: Sequence[int]) -> Val:
+def broadcast_to(x, shape: Sequence[int], like=None) -> Val:
     """Broadcast ``x`` to ``shape`` aligning trailing dimensions (numpy's rule).
 
     A scalar (``f64``, not a tensor) becomes a tensor of ``shape`` (``tensor.splat``).
+    ``like``, a value of ``shape``, gives the sizes of dynamic dims that ``x``
+    does not have (see :func:`broadcast_in_dim`).
     """
     x = wrap(x)
     shape = tuple(shape)
     if not isinstance(x.type, ir.ShapedType):
-        return Val(tensor.SplatOp(ir.RankedTensorType.get(list(shape), x.type), x, []).result)
+        dynamic = [d for d, n in enumerate(shape) if is_dynamic(n)]
+        if dynamic and like is None:
+            raise ShapeError(f"cannot splat a scalar into the dynamic shape {list(shape)} "
+                             "without a value of that shape")
+        return Val(tensor.SplatOp(ir.RankedTensorType.get(list(shape), x.type), x,
+                                  [dim_size(like, d) for d in dynamic]).result)
     if x.shape == shape:
         return x
     lead = len(shape) - x.ndim
-    return broadcast_in_dim(x, shape, range(lead, len(shape)))
+    return broadcast_in_dim(x, shape, range(lead, len(shape)), like)
 
 
 def sum(x, dimensions: Sequence[int], keepdims: bool = False) -> Val:  # noqa: A001 (numpy's name)
@@ -477,7 +501,8 @@ def concatenate(parts: Sequence, axis: int) -> Val:
     if len(parts) == 1:
         return parts[0]
     shape = list(parts[0].shape)
-    shape[axis] = builtins.sum(p.shape[axis] for p in parts)
+    sizes = [p.shape[axis] for p in parts]
+    shape[axis] = DYNAMIC if any(map(is_dynamic, sizes)) else builtins.sum(sizes)
     op = ir.Operation.create(
         "tensor.concat", results=[ir.RankedTensorType.get(shape, parts[0].element_type)],
         operands=parts,
@@ -485,11 +510,46 @@ def concatenate(parts: Sequence, axis: int) -> Val:
     return Val(op.result)
 
 
-def broadcast_in_dim(x, shape: Sequence[int], broadcast_dimensions: Sequence[int]) -> Val:
-    """Broadcast ``x`` to ``shape``; operand dim i becomes result dim ``broadcast_dimensions[i]``."""
-    out = TensorSpec(tuple(shape), Val(x).element_type)
+def broadcast_in_dim(x, shape: Sequence[int], broadcast_dimensions: Sequence[int], like=None) -> Val:
+    """Broadcast ``x`` to ``shape``; operand dim i becomes result dim ``broadcast_dimensions[i]``.
+
+    A dynamic dim of ``shape`` (``?``) takes its size from the dynamic operand
+    dim mapped to it, or else from ``like``, a value whose shape is the
+    trailing part of ``shape`` (the primal a cotangent is spread back over):
+    ``x`` is then first multiplied (an outer product) by ones of those sizes.
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> from tensorad.dialects.shapes import DYNAMIC
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     f64 = ir.F64Type.get()
+    ...     with ir.InsertionPoint(module.body):
+    ...         rows = tensor.EmptyOp([arith.ConstantOp(ir.IndexType.get(), 5).result, 3], f64).result
+    ...         spread = broadcast_in_dim(zeros((3,), f64), (DYNAMIC, 3), [1], like=rows)
+    >>> str(spread.type), spread.owner.name  # ones(rows) x zeros(3): the operand spread over the rows
+    ('tensor<?x3xf64>', 'tad.dot_general')
+    """
+    x, shape, dims = wrap(x), tuple(shape), list(broadcast_dimensions)
+    given = {d for n, d in zip(x.shape, dims) if is_dynamic(n)}
+    missing = [d for d, n in enumerate(shape) if is_dynamic(n) and d not in given]
+    if missing and like is not None:
+        like, offset = wrap(like), len(shape) - wrap(like).ndim
+        if min(missing) < offset:
+            raise ValueError(f"dynamic dims {missing} of {list(shape)}: `like` of shape {list(like.shape)} "
+                             "covers only its trailing dims")
+        # Operand dims of size 1 broadcast over a missing dim go; ones of the missing sizes come first.
+        kept = [i for i, d in enumerate(dims) if d not in missing]
+        if len(kept) < x.ndim:
+            x, dims = reshape(x, [x.shape[i] for i in kept]), [dims[i] for i in kept]
+        ones = full_like(like, 1, dims=[d - offset for d in missing], element_type=x.element_type)
+        x, dims = dot_general(ones, x, [], [], [], []), missing + dims
+        if x.shape == shape and dims == list(range(len(shape))):
+            return x
+    out = TensorSpec(shape, x.element_type)
     return build("tad.broadcast_in_dim", [x],
-                  {"broadcast_dimensions": _i64_array(broadcast_dimensions)}, out)
+                  {"broadcast_dimensions": _i64_array(dims)}, out)
 
 
 def reshape(x, shape: Sequence[int]) -> Val:
@@ -503,8 +563,15 @@ def transpose(x, permutation: Sequence[int]) -> Val:
     return build("tad.transpose", [x], {"permutation": _i64_array(permutation)})
 
 
+def _static_only(name: str, x) -> None:
+    """Refuse a value with dynamic dims to an op of static sizes before its attributes are computed from them."""
+    if any(map(is_dynamic, wrap(x).shape)):
+        raise ShapeError(f"'{name}' takes no dynamic dimensions (?), got {x.type}: it works on static shapes only")
+
+
 def slice_(x, start: Sequence[int], limit: Sequence[int], strides: Sequence[int]) -> Val:
     """Strided slice ``x[start:limit:strides]`` along every dimension."""
+    _static_only("tad.slice", x)
     return build("tad.slice", [x], {"start_indices": _i64_array(start),
                                      "limit_indices": _i64_array(limit),
                                      "strides": _i64_array(strides)})
@@ -513,6 +580,7 @@ def slice_(x, start: Sequence[int], limit: Sequence[int], strides: Sequence[int]
 def pad(x, value, low: Sequence[int], high: Sequence[int],
         interior: Sequence[int]) -> Val:
     """Pad ``x`` with the rank-0 tensor ``value``: ``low``/``high`` at the edges, ``interior`` between elements."""
+    _static_only("tad.pad", x)
     return build("tad.pad", [x, value], {"edge_padding_low": _i64_array(low),
                                           "edge_padding_high": _i64_array(high),
                                           "interior_padding": _i64_array(interior)})
@@ -720,8 +788,9 @@ def dynamic_row(x, index, row_type: ir.Type | None = None) -> Val:
         return Val(tensor.ExtractOp(x, [index]).result)
     t = x.type
     rest = list(t.shape[1:])
+    sizes = [dim_size(x, d + 1) if is_dynamic(n) else n for d, n in enumerate(rest)]
     return extract_slice(x, ir.RankedTensorType.get(rest, t.element_type), [index] + [0] * len(rest),
-                         [1] + rest, [1] * (len(rest) + 1))
+                         [1] + sizes, [1] * (len(rest) + 1))
 
 
 def insert_row(stack, row, index) -> Val:
@@ -731,8 +800,141 @@ def insert_row(stack, row, index) -> Val:
     """
     if not isinstance(row.type, ir.ShapedType):
         return Val(tensor.InsertOp(row, stack, [index]).result)
-    rest = list(row.type.shape)
+    rest = [dim_size(row, d) if is_dynamic(n) else n for d, n in enumerate(row.type.shape)]
     return insert_slice(row, stack, [index] + [0] * len(rest), [1] + rest, [1] * (len(rest) + 1))
+
+
+def _index_values(indices: Sequence) -> list:
+    """``indices`` as ``index`` values (ints become ``arith.constant``)."""
+    return [v if isinstance(v, ir.Value) else arith.ConstantOp(ir.IndexType.get(), int(v)).result
+            for v in indices]
+
+
+def element(x, indices: Sequence, prefix_rank: int = 0) -> Val:
+    """Element ``x[..., indices]`` behind a batch prefix of rank ``prefix_rank``; ``indices`` mix ints and index values.
+
+    Without a prefix it is a scalar (``tensor.extract``); with one, the tensor
+    of the prefix's shape holding that element of every row (a rank-reducing
+    ``tensor.extract_slice``): how a rule reads the (co)tangent of a scalar.
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     with ir.InsertionPoint(module.body):
+    ...         x = constant(1.0, (5, 4, 3), ir.F64Type.get())
+    ...         one, rows = element(x, [1, 2, 0]), element(x, [2, 0], prefix_rank=1)
+    >>> str(one.type), str(rows.type)
+    ('f64', 'tensor<5xf64>')
+    """
+    x = wrap(x)
+    if not prefix_rank:
+        return Val(tensor.ExtractOp(x, _index_values(indices)).result)
+    if not indices:
+        return x
+    prefix = list(x.shape[:prefix_rank])
+    rank = len(indices)
+    return extract_slice(x, ir.RankedTensorType.get(prefix, x.element_type), [0] * prefix_rank + list(indices),
+                         prefix + [1] * rank, [1] * (prefix_rank + rank))
+
+
+def with_element(into, value, indices: Sequence, prefix_rank: int = 0) -> Val:
+    """``into`` with ``into[..., indices] = value``: the inverse of :func:`element`.
+
+    Without a prefix ``value`` is a scalar (``tensor.insert``); with one, a
+    tensor of the prefix's shape written across the rows (``tensor.insert_slice``).
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     f64 = ir.F64Type.get()
+    ...     with ir.InsertionPoint(module.body):
+    ...         out = with_element(zeros((2, 3), f64), scalar_constant(1.0, f64), [1, 2])
+    >>> out.owner.name
+    'tensor.insert'
+    """
+    into = wrap(into)
+    if not prefix_rank:
+        return Val(tensor.InsertOp(value, into, _index_values(indices)).result)
+    if not indices:
+        return wrap(value)
+    prefix = list(into.shape[:prefix_rank])
+    rank = len(indices)
+    return insert_slice(wrap(value), into, [0] * prefix_rank + list(indices), prefix + [1] * rank,
+                        [1] * (prefix_rank + rank))
+
+
+def pad_edges(x, value, low: Sequence, high: Sequence, result_type: ir.Type | None = None) -> Val:
+    """``x`` padded with the scalar ``value`` (``tensor.pad``); ``low``/``high`` mix ints and index values.
+
+    ``value`` is an IR scalar or a Python number of ``x``'s element type. The
+    result type is inferred (dynamic where a padding is) unless given.
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     with ir.InsertionPoint(module.body):
+    ...         out = pad_edges(zeros((2, 3), ir.F64Type.get()), 1.0, [1, 0], [0, 2])
+    >>> out.owner.name, str(out.type)
+    ('tensor.pad', 'tensor<3x5xf64>')
+    """
+    x = wrap(x)
+    static_low, dynamic_low = _mixed(low, ir.ShapedType.get_dynamic_size())
+    static_high, dynamic_high = _mixed(high, ir.ShapedType.get_dynamic_size())
+    if result_type is None:
+        dynamic = ir.ShapedType.get_dynamic_size()
+        shape = [dynamic if dynamic in (n, lo, hi) else n + lo + hi
+                 for n, lo, hi in zip(x.shape, static_low, static_high)]
+        result_type = ir.RankedTensorType.get(shape, x.element_type)
+    op = tensor.PadOp(result_type, x, dynamic_low, dynamic_high, static_low, static_high)
+    block = op.regions[0].blocks.append(*[ir.IndexType.get()] * x.ndim)
+    with ir.InsertionPoint(block):
+        scalar = value if isinstance(value, ir.Value) else scalar_constant(value, x.element_type)
+        tensor.YieldOp(scalar)
+    return Val(op.result)
+
+
+def dim_size(value, d: int) -> ir.Value:
+    """The size of dim ``d`` of the tensor ``value`` at run time (``tensor.dim``, an ``index``)."""
+    return tensor.DimOp(value, arith.ConstantOp(ir.IndexType.get(), d).result).result
+
+
+def full_like(value, fill: Scalar, prefix: Sequence[int] = (), dims: Sequence[int] | None = None,
+              element_type: ir.Type | None = None) -> Val:
+    """A tensor of ``prefix`` + the sizes of ``value``'s ``dims`` (all by default) filled with ``fill``.
+
+    Dynamic sizes are read from ``value`` (``tensor.dim``), so the result
+    has them at run time; the element type is ``value``'s unless given.
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     f64 = ir.F64Type.get()
+    ...     with ir.InsertionPoint(module.body):
+    ...         rows = tensor.EmptyOp([arith.ConstantOp(ir.IndexType.get(), 5).result, 3], f64).result
+    ...         ones = full_like(rows, 1, dims=[0])
+    >>> ones.owner.name, str(ones.type)
+    ('tensor.splat', 'tensor<?xf64>')
+    """
+    t = value.type
+    element_type = element_type or Val(value).element_type
+    dims = range(len(t.shape)) if dims is None else list(dims)
+    shape = list(prefix) + [t.shape[d] for d in dims]
+    dynamic = [d for d in dims if is_dynamic(t.shape[d])]
+    if not dynamic:
+        return constant(fill, shape, element_type)
+    return Val(tensor.SplatOp(ir.RankedTensorType.get(shape, element_type), scalar_constant(fill, element_type),
+                              [dim_size(value, d) for d in dynamic]).result)
 
 
 def zeros_like(value, prefix: Sequence[int] = ()) -> Val:
@@ -754,14 +956,7 @@ def zeros_like(value, prefix: Sequence[int] = ()) -> Val:
     t = value.type
     if not isinstance(t, ir.ShapedType):  # a scalar: its zero, or a batch of zeros
         return scalar_constant(0, t) if not prefix else constant(0, prefix, t)
-    shape = list(prefix) + list(t.shape)
-    dynamic = [d for d, n in enumerate(t.shape) if ir.ShapedType.is_dynamic_size(n)]
-    if not dynamic:
-        return constant(0, shape, t.element_type)
-    sizes = [tensor.DimOp(value, arith.ConstantOp(ir.IndexType.get(), d).result).result
-             for d in dynamic]
-    zero = arith.ConstantOp(t.element_type, scalar_attr(0, t.element_type)).result
-    return Val(tensor.SplatOp(ir.RankedTensorType.get(shape, t.element_type), zero, sizes).result)
+    return full_like(value, 0, prefix)
 
 
 def marker(kind: str, x) -> Val:

@@ -35,7 +35,8 @@ from mlir._mlir_libs._mlirDialectsLinalg import fill_builtin_region
 from mlir.dialects import arith, tensor
 from mlir.dialects._linalg_ops_gen import ContractOp, CopyOp, GenericOp, IndexOp, TransposeOp, YieldOp
 
-from .builder import convert_scalar, scalar_attr
+from .builder import convert_scalar, dim_size, extract_slice, scalar_attr
+from .shapes import DYNAMIC, is_dynamic, regrouped
 
 
 
@@ -139,23 +140,59 @@ def generic(inputs: Sequence[ir.Value], inits: Sequence[ir.Value], maps: Sequenc
     return list(op.results)
 
 
-def empty(t: ir.RankedTensorType) -> ir.Value:
-    return tensor.EmptyOp(t.shape, t.element_type).result
+def dynamic_sizes(x: ir.Value, dims: Sequence[int]) -> list:
+    """The sizes (``index`` values) of the dynamic dims of ``x`` among ``dims``, in the order of ``dims``.
+
+    They are what :func:`empty` needs for a result whose dims are these dims of ``x``.
+    """
+    return [dim_size(x, d) for d in dims if is_dynamic(x.type.shape[d])]
+
+
+def empty(t: ir.RankedTensorType, sizes: Sequence[ir.Value] = ()) -> ir.Value:
+    """``tensor.empty`` of type ``t``; ``sizes`` gives its dynamic dims, in order (:func:`dynamic_sizes`)."""
+    sizes = iter(sizes)
+    return tensor.EmptyOp([next(sizes) if is_dynamic(n) else n for n in t.shape], t.element_type).result
+
+
+def _read_sizes(inputs: Sequence[ir.Value], in_dims: Sequence[Sequence[Optional[int]]],
+                result_type: ir.RankedTensorType) -> list:
+    """Sizes of the dynamic dims of a parallel generic's result, each read from an input dim on that loop."""
+    sizes = []
+    for d, n in enumerate(result_type.shape):
+        if not is_dynamic(n):
+            continue
+        sources = [(x, k) for x, dims in zip(inputs, in_dims) for k, loop in enumerate(dims) if loop == d]
+        if not sources:
+            raise ValueError(f"no input gives the size of dynamic dim {d} of {result_type}")
+        # A dynamic input dim first: a static one of another input may be a size-1 broadcast.
+        x, k = next(((x, k) for x, k in sources if is_dynamic(x.type.shape[k])), sources[0])
+        sizes.append(dim_size(x, k))
+    return sizes
 
 
 def parallel(inputs: Sequence[ir.Value], in_dims: Sequence[Sequence[Optional[int]]],
-              result_type: ir.RankedTensorType, body: Callable[..., ir.Value]) -> ir.Value:
-    """An all-parallel generic over ``result_type``; input ``k`` is read at loop dims ``in_dims[k]``."""
+              result_type: ir.RankedTensorType, body: Callable[..., ir.Value],
+              sizes: Optional[Sequence[ir.Value]] = None) -> ir.Value:
+    """An all-parallel generic over ``result_type``; input ``k`` is read at loop dims ``in_dims[k]``.
+
+    The dynamic dims of ``result_type`` have the sizes of the input dims read on
+    their loops, or ``sizes`` when given (a generic without inputs).
+    """
     rank = result_type.rank
     maps = [affine_map(rank, dims) for dims in in_dims] + [affine_map(rank, range(rank))]
-    [result] = generic(inputs, [empty(result_type)], maps, ["parallel"] * rank,
+    if sizes is None:
+        sizes = _read_sizes(inputs, in_dims, result_type)
+    [result] = generic(inputs, [empty(result_type, sizes)], maps, ["parallel"] * rank,
                         lambda *args: [body(*args)])
     return result
 
 
-def splat(value: ir.Attribute, result_type: ir.RankedTensorType) -> ir.Value:
-    """A tensor filled with ``value``, built as a generic that fusion folds into its consumers."""
-    return parallel([], [], result_type, lambda _out: arith.constant(value.type, value))
+def splat(value: ir.Attribute, result_type: ir.RankedTensorType, sizes: Sequence[ir.Value] = ()) -> ir.Value:
+    """A tensor filled with ``value``, built as a generic that fusion folds into its consumers.
+
+    ``sizes`` gives the dynamic dims of ``result_type``, in order.
+    """
+    return parallel([], [], result_type, lambda _out: arith.constant(value.type, value), sizes)
 
 
 def index_scalar(dim: int, to: ir.Type) -> ir.Value:
@@ -197,13 +234,30 @@ def from_flat(flat: ir.Value, t: ir.RankedTensorType) -> ir.Value:
     return tensor.ExpandShapeOp(t, flat, [list(range(t.rank))], [], list(t.shape)).result
 
 
+def reshaped(x: ir.Value, t: ir.RankedTensorType) -> ir.Value:
+    """Row-major reshape of ``x`` (with dynamic dims) to ``t``, a shape of the same regrouped core.
+
+    ``x`` collapses to the core (:func:`~tensorad.dialects.shapes.regrouped`),
+    which expands to ``t``; the expansion reads the dynamic sizes from the core.
+    """
+    core, from_groups = regrouped(x.type.shape)
+    _, to_groups = regrouped(t.shape)
+    if len(from_groups) < x.type.rank:
+        x = tensor.CollapseShapeOp(ir.RankedTensorType.get(list(core), t.element_type), x, from_groups).result
+    if len(to_groups) == t.rank:
+        return x
+    group_of = {d: k for k, g in enumerate(to_groups) for d in g}
+    sizes = [dim_size(x, group_of[d]) for d, n in enumerate(t.shape) if is_dynamic(n)]
+    return tensor.ExpandShapeOp(t, x, to_groups, sizes, list(t.shape)).result
+
+
 def permuted(x: ir.Value, permutation: Sequence[int]) -> ir.Value:
     """``x`` with result dim i taken from dim ``permutation[i]`` (``linalg.transpose``)."""
     if list(permutation) == list(range(len(permutation))):
         return x  # also rank 0, which linalg.transpose cannot express
     t = x.type
     out = ir.RankedTensorType.get([t.shape[p] for p in permutation], t.element_type)
-    return transpose(x, outs=[empty(out)], permutation=list(permutation)).results[0]
+    return transpose(x, outs=[empty(out, dynamic_sizes(x, permutation))], permutation=list(permutation)).results[0]
 
 
 def reduction(x: ir.Value, dims: Sequence[int], inits: Sequence[ir.Value],
@@ -244,9 +298,10 @@ _SUM_LANES = 64
 
 def _plain_sum(x: ir.Value, dims: Sequence[int]) -> ir.Value:
     """``x`` summed over ``dims`` by one accumulator per result element."""
-    kept = [n for d, n in enumerate(x.type.shape) if d not in dims]
-    t = ir.RankedTensorType.get(kept, x.type.element_type)
-    return reduction(x, dims, [splat(zero_attr(t.element_type), t)], lambda a, acc: [arith.addf(acc, a)])[0]
+    kept = [d for d in range(x.type.rank) if d not in dims]
+    t = ir.RankedTensorType.get([x.type.shape[d] for d in kept], x.type.element_type)
+    return reduction(x, dims, [splat(zero_attr(t.element_type), t, dynamic_sizes(x, kept))],
+                     lambda a, acc: [arith.addf(acc, a)])[0]
 
 
 def float_sum(x: ir.Value, dims: Sequence[int]) -> ir.Value:
@@ -256,7 +311,9 @@ def float_sum(x: ir.Value, dims: Sequence[int]) -> ir.Value:
     last stage), so the rounding error grows with the log of the length.
 
     Adjacent reduced dims are collapsed into one first (a full reduction is
-    one long dim), then each is summed on its own, the innermost first.
+    one long dim), then each is summed on its own, the innermost first. A
+    dynamic dim (``?``) is summed in blocks of ``_SUM_DIRECT`` terms and a
+    tail (:func:`_sum_dynamic_dim`).
 
     Examples
     --------
@@ -271,6 +328,12 @@ def float_sum(x: ir.Value, dims: Sequence[int]) -> ir.Value:
     >>> "tensor<625x25x64xf32>" in str(module)  # 10**6 = 625 * 25 * 64: blocks of 25 rows of 64 lanes
     True
     """
+    if any(is_dynamic(x.type.shape[d]) for d in dims):
+        for d in sorted(dims, reverse=True):
+            n = x.type.shape[d]
+            x = _sum_dynamic_dim(x, d) if is_dynamic(n) else \
+                _plain_sum(x, [d]) if n <= _SUM_DIRECT else _sum_dim(x, d, innermost=d == x.type.rank - 1)
+        return x
     if prod(x.type.shape[d] for d in dims) <= _SUM_DIRECT:
         return _plain_sum(x, dims)
     groups = []  # reassociation of the collapse: runs of adjacent reduced dims
@@ -289,20 +352,56 @@ def float_sum(x: ir.Value, dims: Sequence[int]) -> ir.Value:
     return x
 
 
-def _split_dim(x: ir.Value, d: int, outer: int) -> ir.Value:
-    """``x`` with dim ``d`` split row-major into ``[outer, n / outer]``."""
-    shape = list(x.type.shape)
-    shape[d:d + 1] = [outer, shape[d] // outer]
+def _split_dim(x: ir.Value, d: int, outer, inner: int) -> ir.Value:
+    """``x`` with dim ``d`` split row-major into ``[outer, inner]`` (``outer`` an int or an index value)."""
+    sizes = _sizes_but(x, d)
+    sizes[d:d + 1] = [outer, inner]
+    static = [n if isinstance(n, int) else DYNAMIC for n in sizes]
     groups = [[k] for k in range(d)] + [[d, d + 1]] + [[k + 1] for k in range(d + 1, x.type.rank)]
-    return tensor.ExpandShapeOp(ir.RankedTensorType.get(shape, x.type.element_type), x, groups, [], shape).result
+    return tensor.ExpandShapeOp(ir.RankedTensorType.get(static, x.type.element_type), x, groups,
+                                [n for n in sizes if not isinstance(n, int)], static).result
 
 
-def _slice_dim(x: ir.Value, d: int, start: int, stop: int) -> ir.Value:
-    shape = list(x.type.shape)
-    offsets = [0] * len(shape)
-    offsets[d], shape[d] = start, stop - start
-    t = ir.RankedTensorType.get(shape, x.type.element_type)
-    return tensor.ExtractSliceOp(t, x, **static_slice_args(offsets, shape, [1] * len(shape))).result
+def _slice_dim(x: ir.Value, d: int, start, stop) -> ir.Value:
+    """``x[..., start:stop, ...]`` along dim ``d``; ``start`` and ``stop`` are ints or index values."""
+    sizes = _sizes_but(x, d)
+    offsets = [0] * len(sizes)
+    if isinstance(start, int) and isinstance(stop, int):
+        offsets[d], sizes[d] = start, stop - start
+    else:
+        offsets[d], sizes[d] = _index(start), arith.subi(_index(stop), _index(start))
+    t = ir.RankedTensorType.get([n if isinstance(n, int) else DYNAMIC for n in sizes], x.type.element_type)
+    return extract_slice(x, t, offsets, sizes, [1] * len(sizes))
+
+
+def _sizes_but(x: ir.Value, d: int) -> list:
+    """The sizes of ``x``'s dims, ints or ``index`` values (dynamic ones), with None for dim ``d``."""
+    return [None if k == d else dim_size(x, k) if is_dynamic(n) else n for k, n in enumerate(x.type.shape)]
+
+
+def _index(n) -> ir.Value:
+    """``n`` as an ``index`` value (an int becomes a constant)."""
+    return n if isinstance(n, ir.Value) else arith.constant(ir.IndexType.get(), n)
+
+
+def _sum_dynamic_dim(x: ir.Value, d: int) -> ir.Value:
+    """``x`` summed over its dynamic dim ``d``: blocks of ``_SUM_DIRECT`` terms in rows of lanes, then a tail.
+
+    The length ``n`` is known at run time only. Its first ``n - n % B`` terms
+    (``B = _SUM_DIRECT``) become ``[n / B, B / _SUM_LANES, _SUM_LANES]``,
+    summed over the rows of each block, the blocks, then the lanes, so no
+    accumulator adds more than ``max(n / B, _SUM_LANES)`` terms; the tail,
+    fewer than ``B`` terms, adds along one accumulator as a short static sum does.
+    """
+    block = _SUM_DIRECT
+    n = dim_size(x, d)
+    blocks = arith.divui(n, _index(block))
+    whole = arith.muli(blocks, _index(block))
+    head = _split_dim(_split_dim(_slice_dim(x, d, 0, whole), d, blocks, block), d + 1,
+                      block // _SUM_LANES, _SUM_LANES)
+    head = _plain_sum(_plain_sum(_plain_sum(head, [d + 1]), [d]), [d])
+    tail = _plain_sum(_slice_dim(x, d, whole, n), [d])
+    return parallel([head, tail], [range(head.type.rank)] * 2, head.type, lambda a, b, _out: arith.addf(a, b))
 
 
 def _sum_dim(x: ir.Value, d: int, innermost: bool) -> ir.Value:
@@ -318,11 +417,46 @@ def _sum_dim(x: ir.Value, d: int, innermost: bool) -> ir.Value:
     if innermost:
         lanes = next(v for v in range(_SUM_LANES, 0, -1) if n % v == 0)
         if lanes > 1:
-            return _plain_sum(_sum_dim(_split_dim(x, d, n // lanes), d, innermost=False), [d])
+            return _plain_sum(_sum_dim(_split_dim(x, d, n // lanes, lanes), d, innermost=False), [d])
     block = next((b for b in range(_SUM_BLOCK, _SUM_BLOCK // 4, -1) if n % b == 0), None)
     if block is None:
         whole = n - n % _SUM_BLOCK
         head = _sum_dim(_slice_dim(x, d, 0, whole), d, innermost)
         tail = _sum_dim(_slice_dim(x, d, whole, n), d, innermost)
         return parallel([head, tail], [range(head.type.rank)] * 2, head.type, lambda a, b, _out: arith.addf(a, b))
-    return _sum_dim(_plain_sum(_split_dim(x, d, n // block), [d + 1]), d, innermost=False)
+    return _sum_dim(_plain_sum(_split_dim(x, d, n // block, block), [d + 1]), d, innermost=False)
+
+
+def rebuild_generic(op: ir.Operation, inputs: Sequence[ir.Value], inits: Sequence[ir.Value],
+                    maps: Sequence[ir.AffineMap], arguments: Sequence[int]) -> ir.Operation:
+    """Replace the ``linalg.generic`` ``op`` by one over other operands, moving its body over.
+
+    The new generic reads ``inputs`` and writes ``inits`` at ``maps`` (one per
+    operand) with ``op``'s iterators; its block argument ``k`` stands for
+    ``op``'s block argument ``arguments[k]``, whose uses it takes over (an old
+    argument listed twice gives them to the first; the second is unused).
+    ``op``'s results are replaced and ``op`` erased; the new op is returned.
+    """
+    with ir.InsertionPoint(op), op.location:
+        new = GenericOp(result_tensors=[v.type for v in inits], inputs=list(inputs), outputs=list(inits),
+                        indexing_maps=ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]),
+                        iterator_types=op.attributes["iterator_types"])
+    old_block = op.regions[0].blocks[0]
+    block = new.regions[0].blocks.append(*[old_block.arguments[k].type for k in arguments])
+    for k, argument in zip(arguments, block.arguments):
+        old_block.arguments[k].replace_all_uses_with(argument)
+    at_end = ir.InsertionPoint(block)
+    for inner in list(old_block.operations):
+        inner.detach_from_parent()
+        at_end.insert(inner)
+    for old, result in zip(op.results, new.results):
+        old.replace_all_uses_with(result)
+    op.erase()
+    return new.operation
+
+
+def empty_like(value: ir.Value, prefix: Sequence[int] = ()) -> ir.Value:
+    """A ``tensor.empty`` shaped ``prefix + value``'s shape, its dynamic sizes read from ``value``."""
+    t = value.type
+    return empty(ir.RankedTensorType.get(list(prefix) + list(t.shape), t.element_type),
+                 dynamic_sizes(value, range(t.rank)))

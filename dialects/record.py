@@ -68,6 +68,9 @@ class Trait(enum.Enum):
     #: A named structured op (``linalg.matmul``): ``tad-differentiate`` rewrites it into
     #: the ``linalg.generic`` it stands for and differentiates that.
     GENERALIZABLE = "generalizable"
+    #: The result is one of the operands (a float max or min): a reduction by this combiner
+    #: sends its adjoint to the elements equal to its result.
+    SELECTS = "selects"
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,10 @@ Examples
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from math import prod
-from typing import Optional
+from typing import Callable, Optional
 
 from mlir import ir
 
@@ -32,9 +33,176 @@ class ShapeError(ValueError):
     """Raised when an op's operands, attributes and results do not fit its rule."""
 
 
+#: The size of a dynamic dimension (``?`` in ``tensor<?x4xf64>``), as MLIR spells it in a shape.
+DYNAMIC = ir.ShapedType.get_dynamic_size()
+
+
+def is_dynamic(n: int) -> bool:
+    """Whether the size ``n`` of a dimension is dynamic (``?``).
+
+    Examples
+    --------
+    >>> is_dynamic(DYNAMIC), is_dynamic(3)
+    (True, False)
+    """
+    return n == DYNAMIC
+
+
+def has_dynamic(shape) -> bool:
+    """Whether a shape (or a :class:`TensorSpec`) has a dynamic dimension."""
+    return any(map(is_dynamic, shape.shape if isinstance(shape, TensorSpec) else shape))
+
+
+def dims_agree(a: int, b: int) -> bool:
+    """Whether two dimension sizes may be equal: equal, or either one dynamic (known at run time only).
+
+    A rule that accepts them requires them equal at run time: under
+    :func:`relate_dims` this is recorded.
+
+    Examples
+    --------
+    >>> dims_agree(3, 3), dims_agree(DYNAMIC, 3), dims_agree(2, 3)
+    (True, True, False)
+    """
+    agree = a == b or is_dynamic(a) or is_dynamic(b)
+    unify = getattr(_RELATING, "unify", None)
+    if agree and unify is not None and isinstance(a, _Dim) and isinstance(b, _Dim):
+        unify(a.key, b.key)
+    return agree
+
+
+class _Dim(int):
+    """A dimension size that remembers which dim it is (``key``): rules pass it on unchanged."""
+
+    key: object
+
+    def __new__(cls, size: int, key):
+        dim = super().__new__(cls, size)
+        dim.key = key
+        return dim
+
+
+_RELATING = threading.local()  # .unify: the callback of relate_dims running on this thread
+
+
+def relate_dims(op: ir.Operation, key, unify: Callable) -> None:
+    """Tell ``unify(key_a, key_b)`` which dims of a ``tad`` op's operands and results are equal at run time.
+
+    ``key(value, d)`` names dim ``d`` of an operand or result. The op's own
+    shape rule says it: the rule runs on sizes tagged with their keys, and
+    each pair of sizes it requires to agree (:func:`dims_agree`) and each
+    result dim it takes from an operand is reported. An op without a rule,
+    or one its rule refuses, reports nothing.
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> m = ir.Module.parse('''
+    ... func.func @f(%x: tensor<?x3xf64>) -> tensor<3x?xf64> {
+    ...   %0 = "tad.transpose"(%x) {permutation = array<i64: 1, 0>} : (tensor<?x3xf64>) -> tensor<3x?xf64>
+    ...   return %0 : tensor<3x?xf64>
+    ... }''', make_context())
+    >>> transpose = m.body.operations[0].regions[0].blocks[0].operations[0]
+    >>> pairs = []
+    >>> relate_dims(transpose.operation, lambda v, d: (v.get_name(), d), lambda a, b: pairs.append((a, b)))
+    >>> sorted(pairs)
+    [(('%arg0', 0), ('%0', 1)), (('%arg0', 1), ('%0', 0))]
+    """
+    rec = record_of(op.name)
+    if rec is None or rec.shape_rule is None:
+        return
+
+    def tagged(value: ir.Value) -> TensorSpec:
+        spec = TensorSpec.of(value.type)
+        return TensorSpec(tuple(_Dim(n, key(value, d)) for d, n in enumerate(spec.shape)), spec.element_type)
+
+    try:
+        with op.context:  # rules build types
+            operands = [tagged(v) for v in op.operands]
+            results = [tagged(v) for v in op.results]
+            _RELATING.unify = unify
+            inferred = infer(op.name, operands, python_attrs(op), results)
+    except (ShapeError, KeyError):
+        return
+    finally:
+        _RELATING.unify = None
+    for spec, declared_spec in zip(inferred, results):
+        for a, b in zip(spec.shape, declared_spec.shape):
+            if isinstance(a, _Dim) and a.key != b.key:
+                unify(a.key, b.key)
+
+
+def shape_text(shape) -> str:
+    """A shape as a list that spells dynamic sizes ``?`` (for messages).
+
+    Examples
+    --------
+    >>> shape_text((DYNAMIC, 4))
+    '[?, 4]'
+    """
+    return "[" + ", ".join("?" if is_dynamic(n) else str(n) for n in shape) + "]"
+
+
+def accepts_dynamic(rule: Callable) -> Callable:
+    """Mark a shape rule that handles dynamic dimensions (``?``): its op's lowering and rules do too.
+
+    :func:`infer` refuses dynamic dimensions to an op whose rule is not
+    marked, so an op that would need sizes it cannot get at run time (a
+    ``tad.iota`` of type ``tensor<?xf32>``) is an error at its location.
+    The rule compares sizes with :func:`dims_agree` and gives each result
+    dim the size of the operand dim it comes from.
+    """
+    rule.accepts_dynamic = True
+    return rule
+
+
+def regrouped(shape) -> tuple:
+    """``(core, groups)`` of a shape with dynamic dims: how a row-major reshape of it may proceed.
+
+    ``core`` is the shape with each run of static dims between dynamic ones
+    multiplied into one dim (a run of size-1 dims vanishes); ``groups[k]`` lists
+    the dims of ``shape`` that core dim ``k`` gathers (size-1 dims join a
+    neighbour), a reassociation that ``tensor.collapse_shape`` accepts. Two
+    shapes with equal cores reshape into each other by collapsing one to the
+    core and expanding the core to the other.
+
+    Examples
+    --------
+    >>> core, groups = regrouped((DYNAMIC, 3, 4, 1))
+    >>> shape_text(core), groups
+    ('[?, 12]', [[0], [1, 2, 3]])
+    """
+    core, groups, run, waiting = [], [], [], []
+
+    def close_run():
+        sizes = [shape[d] for d in run]
+        if run and prod(sizes) != 1:
+            core.append(prod(sizes))
+            groups.append(waiting + run)
+            waiting.clear()
+        elif groups:
+            groups[-1].extend(run)
+        else:  # leading size-1 dims join the first group
+            waiting.extend(run)
+        run.clear()
+
+    for d, n in enumerate(shape):
+        if is_dynamic(n):
+            close_run()
+            core.append(n)
+            groups.append(waiting + [d])
+            waiting.clear()
+        else:
+            run.append(d)
+    close_run()
+    if waiting:  # only size-1 dims: one group of them
+        groups.append(waiting)
+    return tuple(core), groups
+
+
 @dataclass(frozen=True)
 class TensorSpec:
-    """A static tensor type as plain Python: ``shape`` and MLIR ``element_type``.
+    """A tensor type as plain Python: ``shape`` (:data:`DYNAMIC` for ``?``) and MLIR ``element_type``.
 
     Examples
     --------
@@ -48,13 +216,10 @@ class TensorSpec:
 
     @classmethod
     def of(cls, t: ir.Type) -> "TensorSpec":
-        """Read a ranked, statically shaped tensor type."""
+        """Read a ranked tensor type."""
         if not isinstance(t, ir.RankedTensorType):
             raise ShapeError(f"expected a ranked tensor, got {t}")
-        tt = t
-        if not tt.has_static_shape:
-            raise ShapeError(f"expected a static shape, got {t}")
-        return cls(tuple(tt.shape), tt.element_type)
+        return cls(tuple(t.shape), t.element_type)
 
     def to_type(self) -> ir.RankedTensorType:
         """Return the MLIR tensor type (needs an active context)."""
@@ -82,9 +247,17 @@ def infer(name, operands, attrs, results=None) -> list:
     Raises
     ------
     ShapeError
-        With a message that says which rule was broken.
+        With a message that says which rule was broken; for dynamic
+        dimensions (``?``) given to an op whose rule does not take them
+        (see :func:`accepts_dynamic`).
     """
-    inferred = record_of(name).shape_rule(operands, attrs, results)
+    rule = record_of(name).shape_rule
+    if not getattr(rule, "accepts_dynamic", False):
+        dynamic = next((s for s in [*operands, *(results or ())] if has_dynamic(s)), None)
+        if dynamic is not None:
+            raise ShapeError(f"takes no dynamic dimensions (?), got {dynamic.to_type()}: "
+                             "it works on static shapes only")
+    inferred = rule(operands, attrs, results)
     if results is not None and list(results) != list(inferred):
         got = ", ".join(str(r.to_type()) for r in results)
         want = ", ".join(str(r.to_type()) for r in inferred)

@@ -15,7 +15,7 @@ from .. import batching, builder
 from .. import linalg_builder as linalg
 from ..derivatives import sum_contributions
 from ..record import Family, Trait
-from ..shapes import TensorSpec, need, dims_attr, same_element_type, python_attrs
+from ..shapes import TensorSpec, need, dims_attr, same_element_type, python_attrs, accepts_dynamic, dims_agree
 
 family = Family("contraction")
 
@@ -27,6 +27,7 @@ family.define("tad.dot_general",
 
 
 @family.shape_rule("tad.dot_general")
+@accepts_dynamic
 def _dot_general(operands, attrs, results):
     lhs, rhs = operands
     same_element_type(lhs, rhs)
@@ -40,7 +41,7 @@ def _dot_general(operands, attrs, results):
     need(not set(rb) & set(rc), "an rhs dimension is both batching and contracting")
     for kind, ld, rd in (("batching", lb, rb), ("contracting", lc, rc)):
         for a, b in zip(ld, rd):
-            need(lhs.shape[a] == rhs.shape[b],
+            need(dims_agree(lhs.shape[a], rhs.shape[b]),
                   f"{kind} dimension sizes differ: lhs dim {a} has {lhs.shape[a]}, "
                   f"rhs dim {b} has {rhs.shape[b]}")
     lfree = [d for d in range(lhs.rank) if d not in lb and d not in lc]
@@ -79,6 +80,9 @@ def _lower_dot_general(op):
     # Lay rhs out as (batch, contracting, free) first, so its free dims are
     # contiguous; the copy costs one pass over rhs, the contraction many.
     rhs_free = [d for d in range(rhs.type.rank) if d not in rb and d not in rc]
+    lhs_free = [d for d in range(lhs.type.rank) if d not in lb and d not in lc]
+    # The result's dims are these operand dims (the shape rule's), dynamic sizes included.
+    sizes = linalg.dynamic_sizes(lhs, [*lb, *lhs_free]) + linalg.dynamic_sizes(rhs, rhs_free)
     order = list(rb) + list(rc) + rhs_free
     if rhs_free and order != list(range(rhs.type.rank)):
         rhs = linalg.permuted(rhs, order)
@@ -105,7 +109,7 @@ def _lower_dot_general(op):
         # An outer product writes each element once. An all-parallel generic
         # that read a zero init would be fused into a broadcasting consumer
         # with that init as an output written once per broadcast element.
-        return linalg.generic([lhs, rhs], [linalg.empty(t)], [lhs_map, rhs_map, out_map],
+        return linalg.generic([lhs, rhs], [linalg.empty(t, sizes)], [lhs_map, rhs_map, out_map],
                               ["parallel"] * n_loops, lambda l, r, _out: [linalg.MUL[category](l, r)])
     n_terms = prod(lhs.type.shape[d] for d in lc)
     if category == "float" and n_terms > _LONG_CONTRACTION and not n_lhs_free and not n_rhs_free:
@@ -115,11 +119,11 @@ def _lower_dot_general(op):
         loops = ir.RankedTensorType.get(
             [*t.shape[:first_contract], *(lhs.type.shape[d] for d in lc), *t.shape[first_contract:]],
             t.element_type)
-        products = linalg.generic([lhs, rhs], [linalg.empty(loops)],
+        products = linalg.generic([lhs, rhs], [linalg.empty(loops, sizes)],
                                   [lhs_map, rhs_map, linalg.affine_map(n_loops, range(n_loops))],
                                   ["parallel"] * n_loops, lambda l, r, _out: [arith.mulf(l, r)])[0]
         return [linalg.float_sum(products, range(first_contract, first_contract + n_contract))]
-    zero = linalg.splat(linalg.zero_attr(t.element_type), t)
+    zero = linalg.splat(linalg.zero_attr(t.element_type), t, sizes)
     if category != "bool":
         # A named contraction, not a generic: elementwise fusion would pull the
         # producers of its operands (a tanh, say) into the innermost loop and

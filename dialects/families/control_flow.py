@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 from mlir import ir
+from mlir.dialects import arith
 
 from .. import builder
 from ..derivatives import RuleContext
@@ -93,6 +94,23 @@ def _call(callee: str, operands: list, result_types: list) -> list:
     return [builder.Val(r) for r in op.results]
 
 
+def _zero_seed(y: builder.Val, prefix: tuple) -> builder.Val:
+    """A zero cotangent, batched by ``prefix``, for the result ``y`` of a call.
+
+    The callee's vjp takes one for each result and ignores those of integer
+    results (``index``, ``i1``): ``arith.constant`` makes them, as
+    ``tad.constant`` holds floats and fixed-width integers only.
+    """
+    shape = tuple(prefix) + y.shape
+    if y.is_float or ir.ShapedType.get_dynamic_size() in shape:
+        return builder.zeros_like(y, prefix)
+    zero = builder.scalar_attr(0, y.element_type)
+    if not shape and not isinstance(y.type, ir.ShapedType):
+        return builder.Val(arith.ConstantOp(y.element_type, zero).result)
+    t = ir.RankedTensorType.get(list(shape), y.element_type)
+    return builder.Val(arith.ConstantOp(t, ir.DenseElementsAttr.get_splat(t, zero)).result)
+
+
 def _float_inputs(c: RuleContext, selected) -> tuple:
     return tuple(i for i, x in enumerate(c.inputs) if x.is_float and selected(i))
 
@@ -103,7 +121,8 @@ def _call_jvp(c: RuleContext, tangents: list) -> list:
     prefix = tangents[wrt[0]].shape[:c.nb]
     name, ftype = c.derive("jvp", c.op.attributes["callee"].value, wrt, prefix)
     outs = _call(name, c.inputs + [tangents[i] for i in wrt], list(ftype.results))
-    return outs[len(c.outputs):]
+    # Integer results (a count, a flag) have no tangent: None keeps them inactive downstream.
+    return [t if y.is_float else None for t, y in zip(outs[len(c.outputs):], c.outputs)]
 
 
 @family.vjp("func.call")
@@ -112,7 +131,6 @@ def _call_vjp(c: RuleContext, cotangents: list) -> list:
     prefix = like.shape[:c.nb]
     wrt = _float_inputs(c, lambda i: True)
     name, ftype = c.derive("vjp", c.op.attributes["callee"].value, wrt, prefix)
-    seeds = [ct if ct is not None else builder.zeros(prefix + y.shape, y.element_type)
-             for ct, y in zip(cotangents, c.outputs)]
+    seeds = [ct if ct is not None else _zero_seed(y, prefix) for ct, y in zip(cotangents, c.outputs)]
     grads = iter(_call(name, c.inputs + seeds, list(ftype.results))[len(c.outputs):])
     return [next(grads) if i in wrt else None for i in range(len(c.inputs))]

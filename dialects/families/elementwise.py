@@ -39,10 +39,13 @@ for _name in ("arith.cmpf", "arith.cmpi", "math.floor", "math.ceil", "math.round
     family.upstream(_name, traits=(Trait.PURE, Trait.ELEMENTWISE, Trait.ZERO_DERIVATIVE))
 family.upstream("arith.constant", traits=(Trait.PURE, Trait.ELEMENTWISE, Trait.ZERO_DERIVATIVE, Trait.CONSTANT))
 # The associative combiners the vectorizer turns into vector reductions.
-for _name in ("arith.addf", "arith.addi", "arith.mulf", "arith.muli", "arith.maximumf", "arith.minimumf",
-              "arith.maxnumf", "arith.minnumf", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui",
-              "arith.andi", "arith.ori", "arith.xori"):
+for _name in ("arith.addf", "arith.addi", "arith.mulf", "arith.muli", "arith.maxsi", "arith.minsi",
+              "arith.maxui", "arith.minui", "arith.andi", "arith.ori", "arith.xori"):
     family.upstream(_name, traits=(Trait.PURE, Trait.ELEMENTWISE, Trait.REDUCTION_COMBINER))
+# Float max/min return one of their operands: a reduction by one of them passes its adjoint to
+# the elements equal to its result.
+for _name in ("arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"):
+    family.upstream(_name, traits=(Trait.PURE, Trait.ELEMENTWISE, Trait.REDUCTION_COMBINER, Trait.SELECTS))
 for _name in operation_names(_arith_ops_gen) + operation_names(_math_ops_gen):
     if _name not in family.names:
         family.upstream(_name, traits=(Trait.PURE, Trait.ELEMENTWISE))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..derivatives import deflinear
 from ..record import Family, Trait
+from ..shapes import accepts_dynamic
 
 family = Family("markers")
 
@@ -33,6 +34,7 @@ family.define("tad.end_checkpoint",
 
 
 @family.shape_rule("tad.stop_gradient", "tad.start_checkpoint", "tad.end_checkpoint")
+@accepts_dynamic
 def _identity(operands, attrs, results):
     (x,) = operands
     return [x]

@@ -15,7 +15,7 @@ from .. import builder
 from .. import linalg_builder as linalg
 from ..derivatives import deflinear
 from ..record import Family, Trait
-from ..shapes import TensorSpec, need, dims_attr, int_attr, python_attrs
+from ..shapes import TensorSpec, need, dims_attr, int_attr, python_attrs, accepts_dynamic
 
 family = Family("reductions")
 
@@ -42,6 +42,7 @@ family.define("tad.argmax",
 
 
 @family.shape_rule("tad.reduce_sum", "tad.reduce_max", "tad.reduce_min")
+@accepts_dynamic
 def _reduce(operands, attrs, results):
     (x,) = operands
     dims = dims_attr(attrs, "dimensions", x.rank)
@@ -50,10 +51,11 @@ def _reduce(operands, attrs, results):
 
 
 @family.shape_rule("tad.argmax")
+@accepts_dynamic
 def _argmax(operands, attrs, results):
     (x,) = operands
     (axis,) = dims_attr({"axis": (int_attr(attrs, "axis"),)}, "axis", x.rank)
-    need(x.shape[axis] > 0, "argmax of an empty axis")
+    need(x.shape[axis] != 0, "argmax of an empty axis")
     shape = tuple(n for d, n in enumerate(x.shape) if d != axis)
     return [TensorSpec(shape, ir.IntegerType.get_signless(64))]
 
@@ -89,7 +91,8 @@ def _lower_reduction(op, identity, combiners) -> list:
     x, t = op.operands[0], op.results[0].type
     dims = python_attrs(op)["dimensions"]
     combine = combiners[linalg.category(t.element_type)]
-    return linalg.reduction(x, dims, [linalg.splat(identity(t.element_type), t)],
+    sizes = linalg.dynamic_sizes(x, [d for d in range(x.type.rank) if d not in dims])
+    return linalg.reduction(x, dims, [linalg.splat(identity(t.element_type), t, sizes)],
                             lambda a, acc: [combine(acc, a)])
 
 
@@ -118,8 +121,9 @@ def _lower_argmax(op):
     x, t = op.operands[0], op.results[0].type
     axis = python_attrs(op)["axis"].value
     element = x.type.element_type
-    best = linalg.splat(linalg.lowest_attr(element), ir.RankedTensorType.get(t.shape, element))
-    index = linalg.splat(linalg.zero_attr(t.element_type), t)
+    sizes = linalg.dynamic_sizes(x, [d for d in range(x.type.rank) if d != axis])
+    best = linalg.splat(linalg.lowest_attr(element), ir.RankedTensorType.get(t.shape, element), sizes)
+    index = linalg.splat(linalg.zero_attr(t.element_type), t, sizes)
 
     def body(a, best_value, best_index):
         take = linalg.greater(a, best_value)
@@ -136,7 +140,7 @@ def _expand_reduced(c, value, nb: int):
     x, dims = c.inputs[0], c.attrs["dimensions"]
     kept = [d for d in range(x.ndim) if d not in dims]
     shape = tuple(value.shape[:nb]) + x.shape
-    return builder.broadcast_in_dim(value, shape, list(range(nb)) + [d + nb for d in kept])
+    return builder.broadcast_in_dim(value, shape, list(range(nb)) + [d + nb for d in kept], like=x)
 
 
 deflinear(family, "tad.reduce_sum",

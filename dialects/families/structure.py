@@ -20,7 +20,7 @@ from typing import Optional
 
 import numpy as np
 from mlir import ir
-from mlir.dialects import tensor
+from mlir.dialects import arith, tensor
 
 from .. import builder
 from .. import linalg_builder as linalg
@@ -29,7 +29,7 @@ from ..builder import Val
 from ..derivatives import RuleContext, defcast, deflinear
 from ..record import Family, Trait
 from ..shapes import (TensorSpec, need, array_attr, dims_attr, int_attr, declared, same_element_type,
-                      python_attrs)
+                      python_attrs, accepts_dynamic, dims_agree, is_dynamic, has_dynamic, regrouped, shape_text)
 
 family = Family("structure")
 
@@ -72,6 +72,7 @@ family.define("tad.convert",
 
 
 @family.shape_rule("tad.broadcast_in_dim")
+@accepts_dynamic
 def _broadcast_in_dim(operands, attrs, results):
     (x,) = operands
     out = declared(results, "broadcast_in_dim")
@@ -80,23 +81,36 @@ def _broadcast_in_dim(operands, attrs, results):
     need(len(dims) == x.rank,
           f"broadcast_dimensions has {len(dims)} entries for an operand of rank {x.rank}")
     for i, d in enumerate(dims):
-        need(x.shape[i] in (1, out.shape[d]),
+        need(x.shape[i] == 1 or dims_agree(x.shape[i], out.shape[d]),
               f"operand dimension {i} (size {x.shape[i]}) cannot broadcast to result "
               f"dimension {d} (size {out.shape[d]})")
+    for d, n in enumerate(out.shape):
+        # The lowering reads the size of a dynamic result dim from the operand.
+        need(not is_dynamic(n) or any(is_dynamic(x.shape[i]) for i, e in enumerate(dims) if e == d),
+             f"result dimension {d} is dynamic (?) but no dynamic operand dimension gives its size")
     return [out]
 
 
 @family.shape_rule("tad.reshape")
+@accepts_dynamic
 def _reshape(operands, attrs, results):
     (x,) = operands
     out = declared(results, "reshape")
     same_element_type(x, out)
+    if has_dynamic(x) or has_dynamic(out):
+        core, out_core = regrouped(x.shape)[0], regrouped(out.shape)[0]
+        need(len(core) == len(out_core) and all(is_dynamic(a) == is_dynamic(b) and dims_agree(a, b)
+                                                for a, b in zip(core, out_core)),
+             f"cannot reshape {shape_text(x.shape)} into {shape_text(out.shape)}: a reshape of dynamic "
+             "dimensions (?) may only add or remove size-1 dimensions and regroup the static ones between them")
+        return [out]
     need(prod(x.shape) == prod(out.shape),
           f"cannot reshape {prod(x.shape)} elements {list(x.shape)} into {list(out.shape)}")
     return [out]
 
 
 @family.shape_rule("tad.transpose")
+@accepts_dynamic
 def _transpose(operands, attrs, results):
     (x,) = operands
     perm = dims_attr(attrs, "permutation", x.rank)
@@ -152,10 +166,13 @@ def _constant(operands, attrs, results):
 
 
 @family.shape_rule("tad.convert")
+@accepts_dynamic
 def _convert(operands, attrs, results):
     (x,) = operands
     out = declared(results, "convert")
-    need(x.shape == out.shape, f"convert cannot change the shape {list(x.shape)}")
+    need(x.rank == out.rank and all(dims_agree(a, b) and is_dynamic(a) == is_dynamic(b)
+                                    for a, b in zip(x.shape, out.shape)),
+         f"convert cannot change the shape {shape_text(x.shape)}")
     return [out]
 
 
@@ -164,7 +181,8 @@ def _convert(operands, attrs, results):
 for _name in ("tensor.concat", "tensor.insert_slice", "tensor.extract", "tensor.from_elements",
               "tensor.splat"):
     family.upstream(_name, traits=(Trait.PURE,))
-for _name in ("tensor.collapse_shape", "tensor.expand_shape", "tensor.cast", "tensor.extract_slice"):
+for _name in ("tensor.collapse_shape", "tensor.expand_shape", "tensor.cast", "tensor.extract_slice",
+              "tensor.reshape"):
     # Views of their source: no new bytes, no FLOPs.
     family.upstream(_name, traits=(Trait.PURE, Trait.VIEW))
 # Their results do not depend on tensor contents; each tensor.empty is a new buffer.
@@ -173,6 +191,12 @@ family.upstream("tensor.dim", traits=(Trait.PURE, Trait.ZERO_DERIVATIVE))
 # Not pure for tad-simplify: it was never erased or merged.
 family.upstream("tensor.insert", traits=())
 family.upstream("ub.poison", traits=(Trait.PURE, Trait.CONSTANT))
+# Their region computes one element from its indices (tensor.generate) or the
+# padding value (tensor.pad); their derivative rules sweep it, in
+# tensorad.passes.differentiate.tensor_regions.
+for _name in ("tensor.generate", "tensor.pad"):
+    family.upstream(_name, traits=(Trait.PURE_IF_BODY_PURE,))
+family.upstream("tensor.yield", traits=(Trait.TERMINATOR,))
 
 
 # --- folds (tad-simplify) ------------------------------------------------------------
@@ -255,6 +279,8 @@ def _lower_reshape(op):
     x, t = op.operands[0], op.results[0].type
     if x.type == t:
         return [x]
+    if has_dynamic(x.type.shape) or has_dynamic(t.shape):
+        return [linalg.reshaped(x, t)]
     return [linalg.from_flat(linalg.to_flat(x), t)]
 
 
@@ -436,10 +462,14 @@ deflinear(family, "tensor.concat", _concat_apply, _concat_transpose)
 # Slices with no elements are built by builder.extract_slice and
 # builder.insert_slice, which leave them out.
 
-def _geometry(op: ir.Operation, first_offset: int, prefix: tuple) -> tuple:
-    """Offsets, sizes and strides of ``op`` (ints and index values), widened by ``prefix``."""
+def _geometry(op: ir.Operation, dynamic: list, prefix: tuple) -> tuple:
+    """Offsets, sizes and strides of ``op`` (ints and the index values ``dynamic``), widened by ``prefix``.
+
+    ``dynamic`` are the op's dynamic offsets, sizes and strides, in order: its
+    own operands, or their counterparts in a batched function.
+    """
     a = op.attributes
-    dynamic_values = iter(list(op.operands)[first_offset:])  # offsets, then sizes, then strides
+    dynamic_values = iter(dynamic)
 
     def mixed(name: str) -> list:
         return [next(dynamic_values) if ir.ShapedType.is_dynamic_size(n) else n for n in a[name]]
@@ -449,13 +479,13 @@ def _geometry(op: ir.Operation, first_offset: int, prefix: tuple) -> tuple:
     return [0] * k + offsets, list(prefix) + sizes, [1] * k + strides
 
 
-def _extract(source: Val, like: ir.Type, op: ir.Operation, first_offset: int, prefix: tuple) -> Val:
+def _extract(source: Val, like: ir.Type, op: ir.Operation, dynamic: list, prefix: tuple) -> Val:
     t = ir.RankedTensorType.get(list(prefix) + list(like.shape), like.element_type)
-    return builder.extract_slice(source, t, *_geometry(op, first_offset, prefix))
+    return builder.extract_slice(source, t, *_geometry(op, dynamic, prefix))
 
 
-def _insert(piece: Val, into: Val, op: ir.Operation, first_offset: int, prefix: tuple) -> Val:
-    return builder.insert_slice(piece, into, *_geometry(op, first_offset, prefix))
+def _insert(piece: Val, into: Val, op: ir.Operation, dynamic: list, prefix: tuple) -> Val:
+    return builder.insert_slice(piece, into, *_geometry(op, dynamic, prefix))
 
 
 def _prefix(c: RuleContext, like: Val) -> tuple:
@@ -467,7 +497,7 @@ def _extract_slice_jvp(c: RuleContext, tangents: list) -> list:
     t = tangents[0]
     if t is None:
         return [None]
-    return [_extract(t, c.op.results[0].type, c.op, 1, _prefix(c, t))]
+    return [_extract(t, c.op.results[0].type, c.op, list(c.op.operands)[1:], _prefix(c, t))]
 
 
 @family.vjp("tensor.extract_slice")
@@ -475,7 +505,7 @@ def _extract_slice_vjp(c: RuleContext, cotangents: list) -> list:
     (ct,) = cotangents
     prefix = _prefix(c, ct)
     zeros = builder.zeros_like(c.op.operands[0], prefix)
-    return [_insert(ct, zeros, c.op, 1, prefix)] + [None] * (len(c.inputs) - 1)
+    return [_insert(ct, zeros, c.op, list(c.op.operands)[1:], prefix)] + [None] * (len(c.inputs) - 1)
 
 
 @family.jvp("tensor.insert_slice")
@@ -488,7 +518,7 @@ def _insert_slice_jvp(c: RuleContext, tangents: list) -> list:
     piece, into = c.op.operands[0], c.op.operands[1]
     t_piece = t_piece if t_piece is not None else builder.zeros_like(piece, prefix)
     t_into = t_into if t_into is not None else builder.zeros_like(into, prefix)
-    return [_insert(t_piece, t_into, c.op, 2, prefix)]
+    return [_insert(t_piece, t_into, c.op, list(c.op.operands)[2:], prefix)]
 
 
 @family.vjp("tensor.insert_slice")
@@ -496,8 +526,9 @@ def _insert_slice_vjp(c: RuleContext, cotangents: list) -> list:
     (ct,) = cotangents
     prefix = _prefix(c, ct)
     piece = c.op.operands[0]
-    ct_piece = _extract(ct, piece.type, c.op, 2, prefix)
-    ct_into = _insert(builder.zeros_like(piece, prefix), ct, c.op, 2, prefix)
+    geometry = list(c.op.operands)[2:]
+    ct_piece = _extract(ct, piece.type, c.op, geometry, prefix)
+    ct_into = _insert(builder.zeros_like(piece, prefix), ct, c.op, geometry, prefix)
     return [ct_piece, ct_into] + [None] * (len(c.inputs) - 2)
 
 
@@ -530,6 +561,127 @@ def _reshape_vjp(c: RuleContext, cotangents: list) -> list:
     (ct,) = cotangents
     return [_reshaped(ct, _prefix(c, ct) + tuple(c.op.operands[0].type.shape))] + \
         [None] * (len(c.inputs) - 1)
+
+
+def _shape_tensor(like: ir.Value, prefix: tuple) -> Val:
+    """The shape ``prefix + like``'s shape as a 1-D ``index`` tensor, dynamic dims read with ``tensor.dim``."""
+    index = ir.IndexType.get()
+    dims = [arith.ConstantOp(index, n).result for n in prefix]
+    for d, n in enumerate(like.type.shape):
+        dims.append(tensor.DimOp(like, arith.ConstantOp(index, d).result).result
+                    if ir.ShapedType.is_dynamic_size(n) else arith.ConstantOp(index, n).result)
+    return Val(tensor.FromElementsOp(ir.RankedTensorType.get([len(dims)], index), dims).result)
+
+
+def _reshaped_like(value: Val, like: ir.Value, prefix: tuple) -> Val:
+    """``value`` (a (co)tangent with batch prefix ``prefix``) reshaped to the shape of the primal ``like``."""
+    t = like.type
+    if t.has_static_shape and value.type.has_static_shape:
+        return _reshaped(value, prefix + tuple(t.shape))
+    target = ir.RankedTensorType.get(list(prefix) + list(t.shape), t.element_type)
+    return Val(tensor.ReshapeOp(target, value, _shape_tensor(like, prefix)).result)
+
+
+# tensor.reshape takes its shape from an operand: the (co)tangent is reshaped
+# to the primal result's (operand's) shape, behind the batch prefix.
+@family.jvp("tensor.reshape")
+def _tensor_reshape_jvp(c: RuleContext, tangents: list) -> list:
+    t = tangents[0]
+    return [None if t is None else _reshaped_like(t, c.op.results[0], _prefix(c, t))]
+
+
+@family.vjp("tensor.reshape")
+def _tensor_reshape_vjp(c: RuleContext, cotangents: list) -> list:
+    (ct,) = cotangents
+    return [_reshaped_like(ct, c.op.operands[0], _prefix(c, ct)), None]
+
+
+# Elements: a scalar's (co)tangent is a scalar, or a tensor of the batch
+# prefix's shape (builder.element / builder.with_element read and write them).
+
+def _scalar_zeros(scalar: ir.Value, like: Val, nb: int) -> Val:
+    """The zero (co)tangent of ``scalar``; ``like`` supplies the batch prefix."""
+    return builder.zeros_like(scalar, like.shape[:nb])
+
+
+@family.jvp("tensor.extract")
+def _extract_jvp(c: RuleContext, tangents: list) -> list:
+    t = tangents[0]
+    return [None if t is None else builder.element(t, list(c.op.operands[1:]), c.nb)]
+
+
+@family.vjp("tensor.extract")
+def _extract_vjp(c: RuleContext, cotangents: list) -> list:
+    # A scatter into zeros; rules that sum many (tensor.generate's) add it in place.
+    (ct,) = cotangents
+    source, indices = c.op.operands[0], list(c.op.operands[1:])
+    zeros = builder.zeros_like(source, ct.shape[:c.nb])
+    return [builder.with_element(zeros, ct, indices, c.nb)] + [None] * len(indices)
+
+
+@family.jvp("tensor.insert")
+def _insert_jvp(c: RuleContext, tangents: list) -> list:
+    t_scalar, t_dest = tangents[0], tangents[1]
+    if t_scalar is None and t_dest is None:
+        return [None]
+    like = t_scalar if t_scalar is not None else t_dest
+    scalar, dest = c.op.operands[0], c.op.operands[1]
+    t_scalar = t_scalar if t_scalar is not None else _scalar_zeros(scalar, like, c.nb)
+    t_dest = t_dest if t_dest is not None else builder.zeros_like(dest, like.shape[:c.nb])
+    return [builder.with_element(t_dest, t_scalar, list(c.op.operands[2:]), c.nb)]
+
+
+@family.vjp("tensor.insert")
+def _insert_vjp(c: RuleContext, cotangents: list) -> list:
+    (ct,) = cotangents
+    indices = list(c.op.operands[2:])
+    ct_scalar = builder.element(ct, indices, c.nb)
+    ct_dest = builder.with_element(ct, _scalar_zeros(c.op.operands[0], ct, c.nb), indices, c.nb)
+    return [ct_scalar, ct_dest] + [None] * len(indices)
+
+
+def _row_major(shape) -> list:
+    """The multi-indices of ``shape`` in row-major order (tensor.from_elements' order)."""
+    return [list(i) for i in np.ndindex(*shape)]
+
+
+@family.jvp("tensor.from_elements")
+def _from_elements_jvp(c: RuleContext, tangents: list) -> list:
+    like = next(t for t in tangents if t is not None)
+    parts = [t if t is not None else _scalar_zeros(v, like, c.nb) for t, v in zip(tangents, c.op.operands)]
+    t = c.op.results[0].type
+    if not c.nb:
+        return [Val(tensor.FromElementsOp(t, parts).result)]
+    # Each element's tangent is a prefix-shaped tensor: stack them on a new last axis.
+    prefix = like.shape[:c.nb]
+    columns = [builder.reshape(p, prefix + (1,)) for p in parts]
+    return [_reshaped(builder.concatenate(columns, c.nb), prefix + tuple(t.shape))]
+
+
+@family.vjp("tensor.from_elements")
+def _from_elements_vjp(c: RuleContext, cotangents: list) -> list:
+    (ct,) = cotangents
+    return [builder.element(ct, i, c.nb) for i in _row_major(c.op.results[0].type.shape)]
+
+
+@family.jvp("tensor.splat")
+def _splat_jvp(c: RuleContext, tangents: list) -> list:
+    t = tangents[0]
+    if t is None:
+        return [None]
+    out = c.op.results[0].type
+    if not c.nb:
+        return [Val(tensor.SplatOp(out, t, list(c.op.operands[1:])).result)]
+    return [builder.broadcast_in_dim(t, t.shape + tuple(out.shape), range(c.nb))]
+
+
+@family.vjp("tensor.splat")
+def _splat_vjp(c: RuleContext, cotangents: list) -> list:
+    (ct,) = cotangents
+    total = builder.sum(ct, range(c.nb, ct.ndim))
+    if not c.nb:
+        total = builder.element(total, [])
+    return [total] + [None] * (len(c.inputs) - 1)
 
 
 # ----------------------------------------------------------------------------
@@ -593,3 +745,48 @@ def _extract_batch(ctx, op, operands, batched):
     piece = builder.extract_slice(source, ir.RankedTensorType.get([ctx.size], source.element_type),
                                   [0] + indices, [ctx.size] + [1] * rank, [1] * (rank + 1))
     return [piece]
+
+
+@family.batching("tensor.insert")
+def _insert_batch(ctx, op, operands, batched):
+    if any(batched[2:]):
+        return None  # a position per row: the pass's row loop
+    scalar, dest = (broadcast_batch(v, b, ctx.size) for v, b in zip(operands[:2], batched[:2]))
+    return [builder.with_element(dest, scalar, list(operands[2:]), 1)]
+
+
+@family.batching("tensor.from_elements")
+def _from_elements_batch(ctx, op, operands, batched):
+    columns = [builder.reshape(broadcast_batch(v, b, ctx.size), (ctx.size, 1)) for v, b in zip(operands, batched)]
+    return [_reshaped(builder.concatenate(columns, 1), (ctx.size,) + tuple(op.results[0].type.shape))]
+
+
+@family.batching("tensor.splat")
+def _splat_batch(ctx, op, operands, batched):
+    out = op.results[0].type
+    if any(batched[1:]) or not out.has_static_shape:
+        return None  # sizes per row, or read at run time: the pass's row loop
+    return [builder.broadcast_in_dim(operands[0], (ctx.size,) + tuple(out.shape), [0])]
+
+
+# Slices and reshapes of every row: the mapped axis is a prefix taken whole.
+@family.batching("tensor.extract_slice")
+def _extract_slice_batch(ctx, op, operands, batched):
+    if any(batched[1:]):
+        return None  # offsets per row: the pass's row loop
+    return [_extract(operands[0], op.results[0].type, op, operands[1:], (ctx.size,))]
+
+
+@family.batching("tensor.insert_slice")
+def _insert_slice_batch(ctx, op, operands, batched):
+    if any(batched[2:]):
+        return None
+    piece, into = (broadcast_batch(v, b, ctx.size) for v, b in zip(operands[:2], batched[:2]))
+    return [_insert(piece, into, op, operands[2:], (ctx.size,))]
+
+
+@family.batching("tensor.collapse_shape", "tensor.expand_shape", "tensor.reshape")
+def _reshape_like_batch(ctx, op, operands, batched):
+    if any(batched[1:]) or not (op.operands[0].type.has_static_shape and op.results[0].type.has_static_shape):
+        return None  # a shape per row, or one read at run time
+    return [_reshaped(operands[0], (ctx.size,) + tuple(op.results[0].type.shape))]

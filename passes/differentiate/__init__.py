@@ -36,13 +36,17 @@ True
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 from mlir import ir
 from mlir.dialects import arith, func, scf
 
 from tensorad.dialects import builder as tad_ops
+from tensorad.dialects.shapes import ShapeError
 
 from . import control_flow, forward, linalg, reverse  # noqa: F401  (control_flow and linalg register rules)
+from . import tensor_regions  # noqa: F401  (registers the rules of tensor.generate and tensor.pad)
 from .signature import DerivativeError, Request, check, derivative_type, expected_type, pending_requests, vmap_type
 
 _BUILDERS = {"vjp": reverse.build, "jvp": forward.build}
@@ -90,7 +94,7 @@ class Generator:
             self.define(pending)
             primal = self.symbols[request.of]
         primal_type = primal.attributes["function_type"].value
-        with request.decl.location:
+        with request.decl.location, _shapes_of_declaration(request):
             prefix = check(request, primal_type)
             if request.kind in self.definers:
                 fn = self.definers[request.kind](request, primal, self.derive)
@@ -178,7 +182,7 @@ class Generator:
         args = list(block.arguments)
         primals, given = args[:len(inputs)], args[len(inputs):]
         with ir.InsertionPoint(block), fn.location:
-            zero_tangents = [tad_ops.zeros(t.shape, t.element_type) for t in inputs[:with_tangents]]
+            zero_tangents = [tad_ops.zeros_like(p) for p in primals[:with_tangents]]
             if request.kind == "jvp":
                 tangents = dict(zip(request.wrt, given))
                 if prefix:  # the rule takes one tangent each: call it per row of the batch
@@ -192,7 +196,7 @@ class Generator:
             else:  # the transpose of the rule's tangent map
                 wrt = tuple(len(inputs) + i for i in request.wrt)
                 name, vjp_type = self.derive("vjp", rule_name, wrt, prefix)
-                zero_cotangents = [tad_ops.zeros(prefix + tuple(t.shape), t.element_type) for t in results]
+                zero_cotangents = [tad_ops.zeros_like(seed) for seed in given]  # of the results' (batched) types
                 called = func.CallOp(list(vjp_type.results), name,
                                      primals + zero_tangents + zero_cotangents + given).results
                 outs = list(called[:len(results)]) + list(called[2 * len(results):])
@@ -229,6 +233,15 @@ class Generator:
             self.define(Request.from_decl(decl.operation))
             self.derived[key] = (name, ftype)
         return self.derived[key]
+
+
+@contextmanager
+def _shapes_of_declaration(request: Request):
+    """Report at the declaration a shape that building its function cannot handle (dynamic dims a call needs static)."""
+    try:
+        yield
+    except ShapeError as err:
+        raise DerivativeError(request.decl.location, f"cannot define @{request.name}: {err}") from None
 
 
 def _batched(t: ir.Type, prefix: tuple) -> ir.Type:

@@ -102,8 +102,11 @@ def written_memrefs(op: ir.Operation) -> list:
     return [v for v in op.operands if isinstance(v.type, ir.MemRefType) and is_float_tensor(v)]
 
 
-def dependency_graph(block: ir.Block) -> dict:
-    """``value -> values that depend on it`` for every value in ``block`` and its regions."""
+def dependency_graph(block) -> dict:
+    """``value -> values that depend on it`` for every value in ``block`` and its regions.
+
+    ``block`` is an ``ir.Block`` or a list of ops (a replayed loop body).
+    """
     users: dict = defaultdict(list)
 
     def edge(source, target):
@@ -122,7 +125,7 @@ def dependency_graph(block: ir.Block) -> dict:
                     edge(source, target)
         return ir.WalkResult.ADVANCE
 
-    for op in block.operations:
+    for op in (block.operations if isinstance(block, ir.Block) else block):
         op.walk(visit, ir.WalkOrder.PRE_ORDER)
     return users
 

@@ -1,11 +1,12 @@
-"""Derivative rules of ``scf.if``, ``scf.for`` and ``scf.while``.
+"""Derivative rules of ``scf.if``, ``scf.execute_region``, ``scf.for`` and ``scf.while``.
 
 Forward mode rebuilds the op with one more carry (or result) per active value
 and sweeps its blocks. Reverse mode:
 
 * ``scf.if``: the backward pass branches on the same condition (the forward
   value records which branch ran) and, in each branch, recomputes that
-  branch's forward ops and sweeps them backwards.
+  branch's forward ops and sweeps them backwards. ``scf.execute_region`` is
+  the case of one branch.
 * ``scf.for``: the forward loop is augmented with a *tape*: what each
   iteration needs to be replayed (see :func:`taped_carries`, the one place
   that decides it) is stored into a preallocated stacked tensor, one row per
@@ -25,6 +26,8 @@ Examples
 >>> from tensorad.dialects.record import record_of
 >>> record_of("scf.for").vjp is _for_vjp and record_of("scf.while").jvp is _while_jvp
 True
+>>> record_of("scf.execute_region").vjp is not None
+True
 """
 
 from __future__ import annotations
@@ -38,10 +41,13 @@ from mlir.dialects import arith, scf, tensor
 from tensorad.dialects import builder as tad_ops
 from tensorad.dialects.builder import Val, zeros_like
 from tensorad.dialects.families.control_flow import family
+from tensorad.dialects.record import Trait, has_trait
+from tensorad.dialects.shapes import is_dynamic
+from tensorad.passes.dims import kept_sizes
 from tensorad.passes.remat import revolve
 from tensorad.passes.remat.revolve import Action, Kind
 
-from .activity import reach, captured_values, dependency_graph, is_float_tensor
+from .activity import captured_values, carries_derivative, dependency_graph, is_float_tensor, reach
 from .signature import DerivativeError, derivative_type, element_type, is_scalar, value_shape
 
 
@@ -71,6 +77,18 @@ def _replay(template: ir.Operation, region: int, arguments: Sequence[ir.Value]):
         op.move_before(copy)
     copy.erase()
     return ops[:-1], yielded
+
+
+def _nested_backward(bw, ops: list, sources: list):
+    """A backward engine for replayed ``ops``: only values that depend on ``sources`` take adjoints.
+
+    ``sources`` are the active carries and loop-invariant values the ops
+    read. A float computed from integers alone (an ``arith.sitofp`` of a
+    counter) has no derivative, whatever op made it, so no rule is asked for.
+    """
+    nested = bw.nested()
+    nested.accept = reach(dependency_graph(ops), sources, carries_derivative).__contains__
+    return nested
 
 
 def _replace_uses(op: ir.Operation, results: Sequence[ir.Value]) -> None:
@@ -144,11 +162,41 @@ def _terminate_with_tangents(build, block: ir.Block, inner, leading: list, value
     provisional.operation.erase()
 
 
-def _if_jvp(c, tangents):
+def _entry_blocks(op: ir.Operation) -> list:
+    """The blocks of ``op``'s regions, one per region (refusing a region of several blocks)."""
+    for region in op.regions:
+        if len(region.blocks) > 1:
+            raise DerivativeError(op.location, f"cannot differentiate '{op.name}' with a region of "
+                                  f"{len(region.blocks)} blocks: only single-block regions (structured "
+                                  "control flow) have derivative rules")
+    return [region.blocks[0] for region in op.regions if len(region.blocks)]
+
+
+def _new_if(op: ir.Operation, types: list):
+    """An ``scf.if`` on ``op``'s condition with results ``types``, and its two blocks."""
+    new = scf.IfOp(op.operands[0], types, has_else=True)
+    return new, [new.then_block, new.else_block]
+
+
+def _new_execute_region(op: ir.Operation, types: list):
+    """An ``scf.execute_region`` like ``op`` with results ``types``, and its block."""
+    new = scf.ExecuteRegionOp(types)
+    if "no_inline" in op.attributes:
+        new.attributes["no_inline"] = op.attributes["no_inline"]
+    return new, [new.regions[0].blocks.append()]
+
+
+def _branches_jvp(c, rebuild):
+    """Forward mode of an op that runs one of its single-block regions once (``scf.if``, ``scf.execute_region``).
+
+    ``rebuild(op, types)`` makes the op again with results ``types``; each
+    region is replayed into it and ends yielding the tangents of the active
+    results after the values.
+    """
     op, fw = c.op, c.engine
     if not op.results:
         return []
-    blocks = [r.blocks[0] for r in op.regions]
+    blocks = _entry_blocks(op)
     outer = [v for v in captured_values(op) if v in fw.tangents]
     reached = set()
     for block in blocks:
@@ -160,8 +208,8 @@ def _if_jvp(c, tangents):
         return [None] * n
     types = [r.type for r in op.results] + [_batched_type(op.results[k], fw.prefix) for k in active]
     with ir.InsertionPoint(op):
-        new = scf.IfOp(op.operands[0], types, has_else=True)
-    for region, target in ((0, new.then_block), (1, new.else_block)):
+        new, targets = rebuild(op, types)
+    for region, target in enumerate(targets):
         with ir.InsertionPoint(target):
             _, yielded = _replay(op, region, [])
             _terminate_with_tangents(scf.YieldOp, target, fw.nested({}), [], yielded, active,
@@ -171,9 +219,18 @@ def _if_jvp(c, tangents):
     return None
 
 
+def _while_blocks(op: ir.Operation) -> tuple:
+    """The condition and body blocks of an ``scf.while`` whose results are its carries (number and types)."""
+    if [r.type for r in op.results] != [v.type for v in op.operands]:
+        raise DerivativeError(op.location, "cannot differentiate an 'scf.while' whose results differ in number "
+                              "or type from its carries: the condition region must forward one value of "
+                              "each carry's type")
+    return op.regions[0].blocks[0], op.regions[1].blocks[0]
+
+
 def _while_jvp(c, tangents):
     op, fw = c.op, c.engine
-    before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    before, after = _while_blocks(op)
     inits, n = list(op.operands), len(op.results)
     forwarded = list(_terminator(before).operands)[1:]
     yields = list(_terminator(after).operands)
@@ -208,7 +265,8 @@ def _while_jvp(c, tangents):
 
 
 family.jvp("scf.for")(_for_jvp)
-family.jvp("scf.if")(_if_jvp)
+family.jvp("scf.if")(lambda c, tangents: _branches_jvp(c, _new_if))
+family.jvp("scf.execute_region")(lambda c, tangents: _branches_jvp(c, _new_execute_region))
 family.jvp("scf.while")(_while_jvp)
 
 
@@ -216,17 +274,24 @@ family.jvp("scf.while")(_while_jvp)
 # Reverse mode
 # ----------------------------------------------------------------------------
 
-def _if_vjp(c, cotangents):
+def _branches_vjp(c, cotangents, rebuild):
+    """Reverse mode of an op that runs one of its single-block regions once (``scf.if``, ``scf.execute_region``).
+
+    ``rebuild(op, types)`` makes the op again with results ``types``: in each
+    region the backward pass recomputes that region's forward ops, sweeps them
+    backwards from the results' cotangents, and yields the adjoints of the
+    active values the op reads from above.
+    """
     op, bw = c.op, c.engine
+    _entry_blocks(op)
     outer = [v for v in captured_values(op) if bw.accept(v)]
     if not outer:
         return []
-    types = [_batched_type(v, bw.prefix) for v in outer]
-    new = scf.IfOp(op.operands[0], types, has_else=True)
-    for region, block in ((0, new.then_block), (1, new.else_block)):
+    new, blocks = rebuild(op, [_batched_type(v, bw.prefix) for v in outer])
+    for region, block in enumerate(blocks):
         with ir.InsertionPoint(block):
             ops, yielded = _replay(op, region, [])
-            nested = bw.nested()
+            nested = _nested_backward(bw, ops, outer)
             for value, ct in zip(yielded, cotangents):
                 nested.accumulate(value, ct)
             nested.sweep(ops)
@@ -237,7 +302,7 @@ def _if_vjp(c, cotangents):
 
 
 def _constant_index(value: ir.Value):
-    """The value of an ``arith.constant`` index, or None."""
+    """The value of an ``arith.constant`` index or integer, or None."""
     owner = value.owner
     if isinstance(value, ir.OpResult) and owner.name == "arith.constant":
         return owner.attributes["value"].value
@@ -248,12 +313,18 @@ def _index(n: int) -> ir.Value:
     return arith.ConstantOp(ir.IndexType.get(), n).result
 
 
+def _cast(value: ir.Value, to: ir.Type) -> ir.Value:
+    """``value`` (an index or integer) as type ``to``: ``scf.for`` bounds may be ``i64`` as well as ``index``."""
+    return value if value.type == to else arith.IndexCastOp(to, value).result
+
+
 def _trip_count(lb: ir.Value, ub: ir.Value, step: ir.Value):
     """(static count or None, index value) of ``ceil((ub - lb) / step)``, at least 0."""
     bounds = [_constant_index(v) for v in (lb, ub, step)]
     if None not in bounds:
         count = max(0, -(-(bounds[1] - bounds[0]) // bounds[2]))
         return count, _index(count)
+    lb, ub, step = (_cast(v, ir.IndexType.get()) for v in (lb, ub, step))
     span = arith.SubIOp(ub, lb).result
     count = arith.CeilDivSIOp(span, step).result
     return None, arith.MaxSIOp(count, _index(0)).result
@@ -270,25 +341,96 @@ def _only_overwritten(arg: ir.Value) -> bool:
                               for u in uses)
 
 
+def _integer_only(op: ir.Operation) -> bool:
+    """Whether ``op`` computes integers from its operands alone (pure, no regions, no float results)."""
+    return (has_trait(op, Trait.PURE) and not op.regions and len(op.results) > 0
+            and not any(carries_derivative(r) for r in op.results))
+
+
+def _integer_feeds(arg: ir.Value, terminator: ir.Operation):
+    """Positions of ``terminator``'s operands that ``arg`` reaches through integer-only ops.
+
+    None when ``arg`` reaches anything else: a float op (``arith.sitofp``,
+    ``arith.select`` on a flag), a region op (an ``scf.if`` on it, a nested
+    loop's bound), an index into a tensor of floats.
+    """
+    positions, seen, todo = set(), set(), [arg]
+    while todo:
+        value = todo.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        for use in value.uses:
+            user = use.owner.operation
+            if user == terminator:
+                positions.add(use.operand_number)
+            elif _integer_only(user):
+                todo.extend(user.results)
+            else:
+                return None
+    return positions
+
+
 def taped_carries(loop: ir.Operation) -> list:
     """Indices of the carries a loop's tape stores each iteration.
 
     Replaying an iteration needs the carries its body reads; nothing else is
     stored: loop-invariant values are read from the enclosing function, and
-    carries the body only writes into are replayed from zeros. This is the one
-    place a checkpointing scheme changes what a loop keeps.
+    carries the body only writes into are replayed from zeros. Integer and
+    index carries (counters, flags) are stored as integers when the replay
+    needs them; one that only feeds integer arithmetic yielding carries not
+    stored either (a ``while`` loop's counter, read by the condition alone)
+    is replayed from zeros too. This is the one place a checkpointing scheme
+    changes what a loop keeps.
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> m = ir.Module.parse('''
+    ... func.func @f(%x: f64, %n: index) -> f64 {
+    ...   %c0 = arith.constant 0 : index
+    ...   %c1 = arith.constant 1 : index
+    ...   %r:3 = scf.while (%i = %c0, %k = %c0, %v = %x) : (index, index, f64) -> (index, index, f64) {
+    ...     %c = arith.cmpi slt, %i, %n : index
+    ...     scf.condition(%c) %i, %k, %v : index, index, f64
+    ...   } do {
+    ...   ^bb0(%j: index, %l: index, %w: f64):
+    ...     %kf = arith.index_cast %l : index to i64
+    ...     %f = arith.sitofp %kf : i64 to f64
+    ...     %s = arith.mulf %w, %f : f64
+    ...     %j1 = arith.addi %j, %c1 : index
+    ...     %l1 = arith.addi %l, %c1 : index
+    ...     scf.yield %j1, %l1, %s : index, index, f64
+    ...   }
+    ...   return %r#2 : f64
+    ... }''', make_context())
+    >>> loop = m.body.operations[0].regions[0].blocks[0].operations[2]
+    >>> taped_carries(loop.operation)  # the counter %j only decides when to stop
+    [1, 2]
     """
     if loop.name == "scf.for":
         carries = list(loop.regions[0].blocks[0].arguments)[1:]
     else:  # scf.while: the body region's arguments
         carries = list(loop.regions[1].blocks[0].arguments)
-    return [k for k, arg in enumerate(carries) if list(arg.uses) and not _only_overwritten(arg)]
+    terminator = _terminator(carries[0].owner) if carries else None
+    unread = {k for k, arg in enumerate(carries) if not list(arg.uses) or _only_overwritten(arg)}
+    feeds = {k: _integer_feeds(arg, terminator) for k, arg in enumerate(carries)
+             if k not in unread and not carries_derivative(arg)}
+    # An integer carry may go unstored while what it feeds is not stored either.
+    skipped = {k for k, positions in feeds.items() if positions is not None}
+    while True:
+        kept = {k for k in skipped if not feeds[k] <= skipped | unread}
+        if not kept:
+            break
+        skipped -= kept
+    return [k for k in range(len(carries)) if k not in unread and k not in skipped]
 
 
 def _tape(value: ir.Value, rows) -> ir.Value:
     """An empty tape of ``rows`` rows (an int or an index value), each of the shape of ``value`` (one element for a scalar)."""
     t = value.type
-    return tensor.EmptyOp([rows] + list(value_shape(t)), element_type(t)).result
+    sizes = [tad_ops.dim_size(value, d) if is_dynamic(n) else n for d, n in enumerate(value_shape(t))]
+    return tensor.EmptyOp([rows] + sizes, element_type(t)).result
 
 
 def _empty_tape(value: ir.Value, static_count, count: ir.Value) -> ir.Value:
@@ -301,7 +443,8 @@ def _snapshots(loop: ir.Operation):
         return None
     snapshots = ir.IntegerAttr(loop.attributes["tad.snapshots"]).value
     if snapshots < 1:
-        raise DerivativeError(loop.location, f"tad.snapshots must be at least 1, got {snapshots}")
+        raise DerivativeError(loop.location, f"tad.snapshots of '{loop.name}' must be at least 1, "
+                              f"got {snapshots}")
     return snapshots
 
 
@@ -317,6 +460,12 @@ def _for_vjp(c, cotangents):
         return []
     snapshots = _snapshots(op)
     taped = taped_carries(op)
+    resized = kept_sizes(op, taped)
+    if resized is not None:
+        raise DerivativeError(op.location, f"no reverse-mode (vjp) rule for 'scf.for' whose carry {resized} of "
+                              f"type {inits[resized].type} may change its dynamic size from one iteration to the "
+                              "next: its tape keeps rows of the initial size; keep the carry's size through the "
+                              "body (each ? computed elementwise from the carry)")
     with ir.InsertionPoint(op):
         static_count, count = _trip_count(lb, ub, step)
     if snapshots is not None and static_count is None:
@@ -331,7 +480,8 @@ def _for_vjp(c, cotangents):
         forward = scf.ForOp(lb, ub, step, inits + tapes)
     args = list(forward.inner_iter_args)
     with ir.InsertionPoint(forward.body):
-        row = arith.DivSIOp(arith.SubIOp(forward.induction_variable, lb).result, step).result
+        row = _cast(arith.DivSIOp(arith.SubIOp(forward.induction_variable, lb).result, step).result,
+                    ir.IndexType.get())
         stored = [tad_ops.insert_row(args[n + i], args[k], row) for i, k in enumerate(taped)]
         _, yielded = _replay(op, 0, [forward.induction_variable] + args[:n])
         scf.YieldOp(yielded + stored)
@@ -344,7 +494,7 @@ def _for_vjp(c, cotangents):
 def _step_value(loop: ir.Operation, row: ir.Value) -> ir.Value:
     """The induction variable of an ``scf.for``'s iteration ``row``: ``lb + row * step``."""
     lb, _, step = list(loop.operands)[:3]
-    return arith.AddIOp(lb, arith.MulIOp(row, step).result).result
+    return arith.AddIOp(lb, arith.MulIOp(_cast(row, lb.type), step).result).result
 
 
 def _loop_inits(loop: ir.Operation) -> list:
@@ -352,12 +502,14 @@ def _loop_inits(loop: ir.Operation) -> list:
 
 
 def _full_carries(loop: ir.Operation, known: dict) -> list:
-    """Every carry of ``loop`` for a replay: ``known[k]``, zeros for the others.
+    """Every carry of ``loop`` for a replay: ``known[k]``, zeros or the init for the others.
 
     ``known`` holds at least the :func:`taped_carries`; the body never reads
-    the others (nor do its adjoints), so any value of the right type will do.
+    the others (nor do its adjoints), so any value of the right type will do:
+    zeros for a float carry, the init itself for an integer one (``tad.constant``
+    has no ``index`` tensors).
     """
-    return [known[k] if k in known else zeros_like(v, ())
+    return [known[k] if k in known else zeros_like(v, ()) if carries_derivative(v) else v
             for k, v in enumerate(_loop_inits(loop))]
 
 
@@ -379,7 +531,7 @@ def _reverse_step(c, loop: ir.Operation, region: int, arguments: list, adjoints:
     """
     ops, yielded = _replay(loop, region, arguments)
     replayed_carries = arguments[len(arguments) - len(loop.results):]
-    nested = c.engine.nested()
+    nested = _nested_backward(c.engine, ops, [replayed_carries[k] for k in active] + outer)
     for j, k in enumerate(active):
         nested.accumulate(yielded[k], Val(adjoints[j]))
     nested.sweep(ops)
@@ -564,9 +716,8 @@ def _grown(tape: ir.Value, count: ir.Value) -> ir.Value:
     choice = scf.IfOp(full, [tape.type], has_else=True)
     with ir.InsertionPoint(choice.then_block):
         t = tape.type
-        bigger = tensor.EmptyOp([arith.MulIOp(rows, _index(2)).result] + list(t.shape[1:]),
-                                t.element_type).result
-        rest = list(t.shape[1:])
+        rest = [tad_ops.dim_size(tape, d + 1) if is_dynamic(n) else n for d, n in enumerate(t.shape[1:])]
+        bigger = tensor.EmptyOp([arith.MulIOp(rows, _index(2)).result] + rest, t.element_type).result
         copied = tad_ops.insert_slice(tape, bigger, [0] * (len(rest) + 1), [rows] + rest,
                                       [1] * (len(rest) + 1))
         scf.YieldOp([copied])
@@ -577,27 +728,33 @@ def _grown(tape: ir.Value, count: ir.Value) -> ir.Value:
 
 def _while_vjp(c, cotangents):
     op, bw = c.op, c.engine
-    before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    before, after = _while_blocks(op)
     inits, n = list(op.operands), len(op.results)
     forwarded = list(_terminator(before).operands)[1:]
-    if forwarded != list(before.arguments):
-        raise DerivativeError(op.location, "reverse mode needs an scf.while whose condition "
-                              "region forwards its arguments unchanged (as lax.while_loop does)")
+    # The condition region may compute integers (a do-while's counter), not floats: the
+    # backward sweep replays the body region alone.
+    changed = [k for k, arg in enumerate(before.arguments) if carries_derivative(arg) and forwarded[k] != arg]
+    if changed:
+        raise DerivativeError(op.location, f"no reverse-mode (vjp) rule for 'scf.while' whose condition "
+                              f"region changes its float carry {changed[0]}: reverse mode needs the "
+                              "condition region to forward its float arguments unchanged (as "
+                              "lax.while_loop does)")
     carries = list(after.arguments)
     active = [k for k in range(n) if bw.accept(carries[k]) or bw.accept(op.results[k])]
     outer = [v for v in captured_values(op) if bw.accept(v)]
     if not active and not outer:
         return []
     taped = taped_carries(op)
-    if any(not (isinstance(v.type, ir.RankedTensorType) and v.type.has_static_shape) and not is_scalar(v.type)
-           for v in inits) or any(isinstance(v.type, ir.IndexType) for v in inits):
-        # A tape (dynamic shape) and its row count (an index) are what a while loop's own
-        # reverse carries: taping them again is not supported.
-        raise DerivativeError(op.location, "reverse mode through an scf.while needs statically shaped tensor "
-                              "or scalar carries "
-                              "(a while loop's own derivative cannot be differentiated in reverse "
-                              "mode again: take forward over reverse, e.g. jvp of grad or hessian, "
-                              "or use fori_loop or scan)")
+    # Integer and index carries (counters, flags) are taped like float ones, and tensors
+    # of dynamic shape whose sizes the body keeps. A while loop's own derivative carries
+    # its tape, which grows: that is not taped.
+    resized = kept_sizes(op, taped)
+    if resized is not None:
+        raise DerivativeError(op.location, f"no reverse-mode (vjp) rule for 'scf.while' with carry {resized} of "
+                              f"type {inits[resized].type}, whose dynamic size may change from one iteration "
+                              "to the next: reverse mode tapes rows of one size (a while loop's own derivative "
+                              "cannot be differentiated in reverse mode again: take forward over reverse, e.g. "
+                              "jvp of grad or hessian, or use fori_loop or scan)")
     index = ir.IndexType.get()
     with ir.InsertionPoint(op):
         tapes = [_tape(inits[k], _INITIAL_ROWS) for k in taped]
@@ -612,7 +769,7 @@ def _while_vjp(c, cotangents):
     with ir.InsertionPoint(blocks[0]):
         args = list(blocks[0].arguments)
         _, yielded = _replay(op, 0, args[:n])
-        scf.ConditionOp(yielded[0], args)
+        scf.ConditionOp(yielded[0], yielded[1:] + args[n:])
     with ir.InsertionPoint(blocks[1]):
         args = list(blocks[1].arguments)
         count = args[-1]
@@ -626,6 +783,7 @@ def _while_vjp(c, cotangents):
     return []
 
 
-family.vjp("scf.if")(_if_vjp)
+family.vjp("scf.if")(lambda c, cotangents: _branches_vjp(c, cotangents, _new_if))
+family.vjp("scf.execute_region")(lambda c, cotangents: _branches_vjp(c, cotangents, _new_execute_region))
 family.vjp("scf.for")(_for_vjp)
 family.vjp("scf.while")(_while_vjp)

@@ -19,7 +19,7 @@ from tensorad.dialects.derivatives import make_context
 from tensorad.dialects.record import Trait, has_trait, record_of
 
 from .activity import captured_values, carries_derivative, written_memrefs
-from .signature import DerivativeError, derivative_type
+from .signature import DerivativeError, derivative_type, shapes_of
 
 
 class Forward:
@@ -63,7 +63,7 @@ class Forward:
                 continue  # e.g. a tensor.extract that only feeds a comparison: no tangent is ever read
             if rule is None:
                 raise DerivativeError(op.location, f"no forward-mode (jvp) rule for '{op.name}'")
-            with ir.InsertionPoint.after(op), op.location:
+            with ir.InsertionPoint.after(op), op.location, shapes_of(op, "jvp"):
                 outputs = rule(make_context(op, len(self.prefix), self.derive, self), inputs)
             if outputs is None:  # a rule that rebuilt the op recorded the tangents itself
                 continue

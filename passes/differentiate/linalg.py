@@ -54,7 +54,7 @@ from mlir import ir, passmanager
 from mlir.dialects import affine, arith, scf, tensor
 from mlir.dialects._linalg_ops_gen import GenericOp, YieldOp
 
-from tensorad.dialects import builder
+from tensorad.dialects import builder, linalg_builder
 from tensorad.dialects.builder import Val, scalar_constant, zeros_like
 from tensorad.dialects.families.linalg import family, operand_segments
 from tensorad.dialects.record import Trait, has_trait
@@ -63,10 +63,6 @@ from .activity import captured_values, carries_derivative, dependency_graph, is_
 from .forward import Forward
 from .reverse import Backward
 from .signature import DerivativeError
-
-#: Combiners ``out = f(out, g)`` of a reduction whose adjoint sends the cotangent to the elements equal to the result.
-_SELECTING = ("arith.maxnumf", "arith.minnumf", "arith.maximumf", "arith.minimumf")
-
 
 def generalize(fn: ir.Operation) -> None:
     """Rewrite the named structured ops in ``fn`` into ``linalg.generic`` (upstream ``linalg-generalize-named-ops``)."""
@@ -134,7 +130,7 @@ class _Generic:
                 continue
             combiner = combiner.operation
             others = [v for v in combiner.operands if v != arg]
-            kind = "add" if combiner.name == "arith.addf" else "select" if combiner.name in _SELECTING else None
+            kind = "add" if combiner.name == "arith.addf" else "select" if has_trait(combiner, Trait.SELECTS) else None
             if kind is None or len(others) != 1 or others[0] in depends_on_out:
                 kinds.append(_Output("other"))
             else:
@@ -190,10 +186,6 @@ def _replay(template: ir.Operation, arguments: Sequence[ir.Value]) -> tuple:
         op.move_before(copy)
     copy.erase()
     return ops[:-1], yielded
-
-
-def _batched_shape(value: ir.Value, prefix: tuple) -> list:
-    return list(prefix) + list(value.type.shape)
 
 
 def _element(value: ir.Value) -> ir.Type:
@@ -268,7 +260,7 @@ def _generic_jvp(c, tangents):
     for j in floats:
         t = tangents[n_in + j]
         if t is None and kinds[j].kind == "read":  # every element is written: nothing to read
-            t = tensor.EmptyOp(list(_batched_shape(g.outputs[j], fw.prefix)), _element(g.outputs[j])).result
+            t = linalg_builder.empty_like(g.outputs[j], fw.prefix)
         elif t is None:
             t = zeros_like(g.outputs[j], fw.prefix)
         inits.append(t), init_maps.append(_shifted(out_maps[j], nb, True)), init_roles.append(("tangent", n_in + j))
@@ -375,7 +367,6 @@ def _adjoint_sweep(c, g: _Generic, kinds: list, live: list, value_of: dict, shif
 
     ``value_of`` maps each read's key to its scalar here.
     """
-    n_in = len(g.inputs)
     replay_args = [value_of[("primal", k)] if ("primal", k) in value_of else scalar_constant(0, _element(y))
                    for k, y in enumerate(g.inputs + g.outputs)]
     ops, yielded = _replay(c.op, replay_args)
@@ -505,7 +496,7 @@ def _adjoint_generic(c, g: _Generic, kinds: list, live: list, reads: _Reads, key
     # generic reading its init would also be fused wrongly into a reduction by linalg-fuse-elementwise-ops.)
     accumulates = "reduction" in iterators
     if not accumulates:
-        init = tensor.EmptyOp(list(init.type.shape), init.type.element_type).result
+        init = linalg_builder.empty_like(init)
     op, block = _new_generic([v for _, v, _, _ in reads.entries], [init], maps + [_shifted(m, nb, True)],
                              iterators)
     with ir.InsertionPoint(block):
@@ -596,20 +587,8 @@ def _without_unused_inputs(op: GenericOp) -> ir.Operation:
     if len(spanned) != maps[0].n_dims:
         return op
     operands = list(inputs) + list(inits)
-    kept_inputs = [operands[k] for k in used if k < len(inputs)]
-    iterators = [str(a).split("<")[1].rstrip(">") for a in op.attributes["iterator_types"]]
-    with ir.InsertionPoint(op), op.location:
-        new, new_block = _new_generic(kept_inputs, list(inits), [maps[k] for k in used], iterators)
-    for k, arg in zip(used, new_block.arguments):
-        block.arguments[k].replace_all_uses_with(arg)
-    at_end = ir.InsertionPoint(new_block)
-    for inner in list(block.operations):
-        inner.detach_from_parent()
-        at_end.insert(inner)
-    for old, result in zip(op.results, new.results):
-        old.replace_all_uses_with(result)
-    op.erase()
-    return new.operation
+    return linalg_builder.rebuild_generic(op, [operands[k] for k in used if k < len(inputs)], list(inits),
+                                          [maps[k] for k in used], used)
 
 
 def _erase_dead(block: ir.Block) -> None:

@@ -22,7 +22,7 @@ from tensorad.dialects.derivatives import make_context
 from tensorad.dialects.record import Trait, has_trait, record_of
 
 from .activity import active_values, is_float_tensor
-from .signature import DerivativeError, derivative_type
+from .signature import DerivativeError, derivative_type, shapes_of
 
 
 def _missing_rule(op: ir.Operation) -> DerivativeError:
@@ -76,7 +76,7 @@ class Backward:
             rule = record.vjp if record is not None else None
             if rule is None:
                 raise _missing_rule(op)
-            with op.location:
+            with op.location, shapes_of(op, "vjp"):
                 contributions = rule(make_context(op, len(self.prefix), self.derive, self),
                                      cotangents)
                 if not contributions:  # a rule that rebuilt the op accumulated by itself

@@ -18,9 +18,12 @@ Examples
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from mlir import ir
+
+from tensorad.dialects.shapes import ShapeError, is_dynamic, shape_text
 
 KINDS = ("vjp", "jvp", "vmap")
 #: The keys of each kind's declaration attribute.
@@ -33,6 +36,29 @@ class DerivativeError(Exception):
     def __init__(self, location: ir.Location, message: str):
         super().__init__(message)
         self.location = location
+
+
+@contextmanager
+def shapes_of(op: ir.Operation, mode: str):
+    """Report a shape the ``mode`` rule of ``op`` cannot build (a ``ShapeError``: dynamic dims) at ``op``.
+
+    Examples
+    --------
+    >>> with ir.Context() as ctx:
+    ...     ctx.allow_unregistered_dialects = True
+    ...     op = ir.Operation.create("test.concat", loc=ir.Location.unknown())
+    ...     try:
+    ...         with shapes_of(op, "vjp"):
+    ...             raise ShapeError("'tad.slice' takes no dynamic dimensions (?)")
+    ...     except DerivativeError as err:
+    ...         print(err)
+    the vjp rule of 'test.concat' cannot build its derivative for these shapes: 'tad.slice' takes no dynamic dimensions (?)
+    """
+    try:
+        yield
+    except ShapeError as err:
+        raise DerivativeError(op.location, f"the {mode} rule of '{op.name}' cannot build its derivative "
+                              f"for these shapes: {err}") from None
 
 
 @dataclass(frozen=True)
@@ -248,6 +274,11 @@ def check_primal(request: Request, primal_type: ir.FunctionType) -> None:
                                   f"cannot differentiate @{request.of}: {kind} {i} has type {t}, and "
                                   "tad-differentiate works on ranked tensors and scalars (f64, i1, index, ...)")
     branch = None if primal is None else _first_branch(primal)
+    if branch is not None and branch.parent != primal:  # in a region op (scf.execute_region)
+        holder = branch.parent
+        raise DerivativeError(holder.location, f"cannot differentiate @{request.of}: '{holder.name}' has a "
+                              f"region of several blocks joined by '{branch.name}' (unstructured control "
+                              "flow); only single-block regions are supported")
     if branch is not None:
         raise DerivativeError(branch.location, f"cannot differentiate @{request.of}: unstructured control flow "
                               f"('{branch.name}') is not supported; use scf.if, scf.for or scf.while")
@@ -299,6 +330,12 @@ def check(request: Request, primal_type: ir.FunctionType) -> tuple:
         raise DerivativeError(request.decl.location,
                               f"@{request.name} is declared as {declared}, but the {request.kind} of "
                               f"@{request.of} with respect to inputs {list(request.wrt)} has type {want}")
+    if any(map(is_dynamic, prefix)):
+        # Rules build zeros and rows of the batch from its sizes, which a dynamic prefix does not give.
+        raise DerivativeError(request.decl.location,
+                              f"@{request.name}: the batch prefix {shape_text(prefix)} of its "
+                              f"{'cotangents' if request.kind == 'vjp' else 'tangents'} has a dynamic size (?); "
+                              "a batch of (co)tangents needs static sizes")
     return prefix
 
 

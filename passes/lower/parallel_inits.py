@@ -35,10 +35,9 @@ True
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith, tensor
-from mlir.dialects._linalg_ops_gen import GenericOp
 
 from tensorad.dialects.families.linalg import operand_segments
+from tensorad.dialects.linalg_builder import empty_like, rebuild_generic
 
 from ..walk import collect
 
@@ -50,32 +49,14 @@ def _reads_parallel_init(op: ir.Operation) -> bool:
     return any(list(arg.uses) for arg in list(op.regions[0].blocks[0].arguments)[n_inputs:])
 
 
-def _empty_like(value: ir.Value) -> ir.Value:
-    t = value.type
-    sizes = [tensor.DimOp(value, arith.ConstantOp(ir.IndexType.get(), d).result).result
-             if ir.ShapedType.is_dynamic_size(n) else n for d, n in enumerate(t.shape)]
-    return tensor.EmptyOp(sizes, t.element_type).result
-
-
 def run(op: ir.Operation, pass_) -> None:
     """Rewrite every all-parallel ``linalg.generic`` inside ``op`` that reads its inits."""
     for generic in collect(op, _reads_parallel_init):
         inputs, inits = operand_segments(generic)
-        maps = list(generic.attributes["indexing_maps"])
+        maps = [ir.AffineMapAttr(m).value for m in generic.attributes["indexing_maps"]]
         with ir.InsertionPoint(generic), generic.location:
-            fresh = [_empty_like(v) for v in inits]
-            new = GenericOp(result_tensors=[r.type for r in generic.results], inputs=inputs + inits,
-                            outputs=fresh, indexing_maps=ir.ArrayAttr.get(maps[:len(inputs)] + maps[len(inputs):] * 2),
-                            iterator_types=generic.attributes["iterator_types"])
-        old_block = generic.regions[0].blocks[0]
-        element_types = [a.type for a in old_block.arguments]
-        block = new.regions[0].blocks.append(*(element_types + element_types[len(inputs):]))
-        for old, replacement in zip(old_block.arguments, block.arguments):
-            old.replace_all_uses_with(replacement)
-        at_end = ir.InsertionPoint(block)
-        for inner in list(old_block.operations):
-            inner.detach_from_parent()
-            at_end.insert(inner)
-        for old, replacement in zip(generic.results, new.results):
-            old.replace_all_uses_with(replacement)
-        generic.erase()
+            fresh = [empty_like(v) for v in inits]
+        n = len(inputs) + len(inits)
+        # The inits' elements are read where the inputs' are; the fresh tensors' are never read.
+        rebuild_generic(generic, inputs + inits, fresh, maps[:len(inputs)] + maps[len(inputs):] * 2,
+                        list(range(n)) + list(range(len(inputs), n)))

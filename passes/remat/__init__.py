@@ -156,6 +156,7 @@ def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto"
     store_all = cost.simulate(graph, {})
     recompute, tier_used, status, gap = greedy.region_plan(graph), "regions", "honoured", 0.0
     if budget is not None:
+        _static_sizes(function)
         tier_used, solution = _solve(graph, budget, tier, time_limit)
         if solution.recompute is None:
             smallest = (f"the smallest feasible budget is {solution.smallest} bytes"
@@ -171,6 +172,30 @@ def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto"
                                budget=budget, tier=tier_used, status=status, gap=gap)
     apply(graph, recompute)
     return report
+
+
+def _static_sizes(function: ir.Operation) -> None:
+    """Refuse a budget for a function with a value of dynamic shape: its bytes are known at run time only."""
+    def dynamic(values) -> list:
+        return [v.type for v in values if isinstance(v.type, ir.RankedTensorType) and not v.type.has_static_shape]
+
+    found = []
+
+    def visit(op):
+        if dynamic(op.results):
+            found.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    why = "whose bytes are known at run time only"
+    arguments = dynamic(function.regions[0].blocks[0].arguments)
+    if arguments:
+        raise RematError(function.location, f"a memory budget needs static shapes: "
+                         f"@{function.attributes['sym_name'].value} takes a value of type {arguments[0]}, {why}")
+    function.walk(visit)
+    if found:
+        raise RematError(found[0].location, f"a memory budget needs static shapes: '{found[0].name}' makes a "
+                         f"value of type {dynamic(found[0].results)[0]}, {why}")
 
 
 def _is_policy(text: str) -> bool:

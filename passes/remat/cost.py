@@ -56,13 +56,17 @@ def allocation_bytes(t: ir.Type) -> int:
 
 
 def bytes_of(t: ir.Type) -> int:
-    """Bytes of a ranked tensor of type ``t`` (0 for anything else)."""
+    """Bytes of a ranked tensor of type ``t`` (0 for anything else); a dynamic dim (``?``) counts as 1.
+
+    Sizes known at run time only give a lower bound: ``tad-remat`` refuses a
+    budget for them (:func:`tensorad.passes.remat.plan_function`).
+    """
     if not isinstance(t, ir.RankedTensorType):
         return 0
     element = t.element_type
     width = element.width if isinstance(element, ir.IntegerType) else \
         ir.FloatType(element).width if isinstance(element, ir.FloatType) else 64
-    return prod(t.shape) * max(1, width // 8)
+    return prod(1 if ir.ShapedType.is_dynamic_size(n) else n for n in t.shape) * max(1, width // 8)
 
 
 def short_location(location: ir.Location) -> str:

@@ -29,6 +29,7 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import arith, func, tensor
 
+from tensorad.passes.dims import argument_checks
 from tensorad.passes.isolation import PassCrash, run_isolated
 from tensorad.passes.jit_differentiate import JitDifferentiateOptions
 from tensorad.passes.lower.donated import DONATED, donated_arguments
@@ -279,14 +280,16 @@ def _boundary_type(t: ir.Type) -> ir.Type:
 def _tensor_avals(types, entry: str) -> list:
     """(shape, dtype) of each type of ``entry``'s signature; a CompileError for what cannot cross to numpy.
 
-    A scalar (``f64``, ``i1``, ``index``) crosses as a 0-d array (an index as int64).
+    A scalar (``f64``, ``i1``, ``index``) crosses as a 0-d array (an index as
+    int64); a dynamic dimension (``tensor<?x4xf64>``) has size None.
     """
     avals = []
     for t in map(_boundary_type, types):
-        if not (isinstance(t, ir.RankedTensorType) and t.has_static_shape):
-            raise CompileError(f"@{entry} takes or returns {t}: compile_mlir passes statically shaped tensors")
+        if not isinstance(t, ir.RankedTensorType):
+            raise CompileError(f"@{entry} takes or returns {t}: compile_mlir passes ranked tensors and scalars")
         try:
-            avals.append((tuple(t.shape), dtypes.from_mlir(t.element_type)))
+            avals.append((tuple(None if ir.ShapedType.is_dynamic_size(n) else n for n in t.shape),
+                          dtypes.from_mlir(t.element_type)))
         except TypeError as err:
             raise CompileError(f"@{entry}: {err}") from None
     return avals
@@ -299,6 +302,9 @@ def compile_mlir(source: str, entry: str = "main") -> Callable:
     other functions of the module may be callees. Results come back as one
     array, or a tuple when ``entry`` has several. Scalar arguments and
     results (``f64``, ``i1``, ``index``) are 0-d arrays (an index is int64).
+    A dynamic dimension (``tensor<?xf64>``) takes any size: the function is
+    compiled once and called with arrays of any size there, and its results
+    come back with the sizes the code gives them.
 
     Examples
     --------
@@ -311,20 +317,31 @@ def compile_mlir(source: str, entry: str = "main") -> Callable:
     ... }''')
     >>> f(np.zeros(3))
     array([1., 1., 1.])
+    >>> g = compile_mlir('''
+    ... func.func @main(%x: tensor<?xf64>) -> tensor<?xf64> {
+    ...   %0 = math.exp %x : tensor<?xf64>
+    ...   return %0 : tensor<?xf64>
+    ... }''')
+    >>> g(np.zeros(2)), g(np.zeros(4)).shape
+    (array([1., 1.]), (4,))
     """
     # Every MLIR object lives and dies under the lock: no MLIR work may run while another thread forks.
     with COMPILE_LOCK:
-        executable, in_avals = _compile_entry(source, entry)
+        executable, in_avals, checks = _compile_entry(source, entry)
 
     def run(*arrays):
-        results = executable(_matching_inputs(entry, arrays, in_avals))
+        results = executable(_matching_inputs(entry, arrays, in_avals, checks))
         return results[0] if len(results) == 1 else tuple(results)
 
     return run
 
 
 def _compile_entry(source: str, entry: str) -> tuple:
-    """``compile_mlir``'s work (the compile lock held): the Executable of ``@entry`` and its input avals."""
+    """``compile_mlir``'s work (the compile lock held): the Executable of ``@entry``, its input avals and size checks.
+
+    The checks (:func:`~tensorad.passes.dims.argument_checks`) list the
+    argument dims that the IR requires equal at run time.
+    """
     try:
         module = ir.Module.parse(source, TraceState.context())
     except ir.MLIRError as err:
@@ -335,6 +352,7 @@ def _compile_entry(source: str, entry: str) -> tuple:
         raise CompileError(f"the module has no func.func @{entry}")
     ftype = funcs[0].attributes["function_type"].value
     in_avals, out_avals = _tensor_avals(ftype.inputs, entry), _tensor_avals(ftype.results, entry)
+    checks = argument_checks(module.operation, entry) if any(None in s for s, _ in in_avals) else []
     with module.context, funcs[0].location:
         # A public first function calling the entry point: the entry may be a
         # declaration that tad-differentiate defines as a private function.
@@ -356,7 +374,7 @@ def _compile_entry(source: str, entry: str) -> tuple:
                 results.append(value if boundary == t else tensor.FromElementsOp(boundary, [value]).result)
             func.ReturnOp(results)
     module = run_stages(module, "llvm")
-    return Executable(module, f"{entry}__entry", in_avals, out_avals), in_avals
+    return Executable(module, f"{entry}__entry", in_avals, out_avals), in_avals, checks
 
 
 # The default of jit(cache_limit=...): most signatures of one function kept compiled.
@@ -364,24 +382,36 @@ CACHE_LIMIT_VARIABLE = "TENSORAD_JIT_CACHE_LIMIT"
 DEFAULT_CACHE_LIMIT = 64
 
 
-def _matching_inputs(entry: str, arrays: Sequence, avals: Sequence) -> list:
+def _matching_inputs(entry: str, arrays: Sequence, avals: Sequence, checks: Sequence = ()) -> list:
     """The arguments of a ``compile_mlir`` function as arrays of its signature's shapes and dtypes.
 
     Compiled code trusts the shapes it was compiled for: anything else would
-    be read out of bounds, so a mismatch is refused here.
+    be read out of bounds, so a mismatch is refused here. A dynamic dim
+    (size None) takes any size, as far as ``checks`` allow: each lists
+    ``(argument, dim)`` pairs that must have one size (and the static size
+    they must have, an ``int``).
     """
     if len(arrays) != len(avals):
         raise TypeError(f"@{entry} takes {len(avals)} arguments, got {len(arrays)}")
     inputs = []
     for i, (leaf, (shape, dtype)) in enumerate(zip(arrays, avals)):
         arr = _host_array(leaf)
-        if arr.shape != tuple(shape):
-            raise ValueError(f"argument {i} of @{entry} must have shape {tuple(shape)}, got {arr.shape}")
+        if len(arr.shape) != len(shape) or any(n is not None and n != m for n, m in zip(shape, arr.shape)):
+            want = "(" + ", ".join("?" if n is None else str(n) for n in shape) + (",)" if len(shape) == 1 else ")")
+            raise ValueError(f"argument {i} of @{entry} must have shape {want}, got {arr.shape}")
         if arr.dtype != dtype:
             if not np.can_cast(arr.dtype, dtype, "same_kind"):
                 raise TypeError(f"argument {i} of @{entry} must be {dtype}, got {arr.dtype}")
             arr = arr.astype(dtype)
         inputs.append(_as_input_array(arr))
+    for check in checks:
+        dims = [c for c in check if not isinstance(c, int)]
+        sizes = {inputs[i].shape[d] for i, d in dims} | {c for c in check if isinstance(c, int)}
+        if len(sizes) > 1:
+            given = ", ".join(f"argument {i} dim {d} has {inputs[i].shape[d]}" for i, d in dims)
+            static = [c for c in check if isinstance(c, int)]
+            need = f" (and must be {static[0]})" if static else ""
+            raise ValueError(f"the dynamic sizes of @{entry}'s arguments must agree{need}: {given}")
     return inputs
 
 

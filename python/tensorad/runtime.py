@@ -544,11 +544,17 @@ def _contiguous_strides(shape) -> list:
 
 
 def _descriptor(shape):
+    """A memref descriptor of ``shape``; a dynamic (None) size is 0 until a call sets it."""
     desc = _descriptor_class(len(shape))()
     if shape:
-        desc.shape[:] = list(shape)
-        desc.strides[:] = _contiguous_strides(shape)
+        _set_shape(desc, [0 if n is None else n for n in shape])
     return desc
+
+
+def _set_shape(desc, shape) -> None:
+    """Write a contiguous array's sizes and strides into the descriptor ``desc``."""
+    desc.shape[:] = list(shape)
+    desc.strides[:] = _contiguous_strides(shape)
 
 
 class _Arguments:
@@ -569,8 +575,10 @@ class _Arguments:
             results = results_class()
             self.outputs = [getattr(results, name) for name, _ in results_class._fields_]
             targets = [results]
-        # (descriptor, shape, dtype) of each result, zipped once rather than at every call.
-        self.results = [(desc, shape, dtype) for desc, (shape, dtype) in zip(self.outputs, out_avals)]
+        # (descriptor, shape, dtype) of each result, zipped once rather than at every call;
+        # the shape is None where a dim is dynamic: the call reads it from the descriptor.
+        self.results = [(desc, None if None in shape else shape, dtype)
+                        for desc, (shape, dtype) in zip(self.outputs, out_avals)]
         targets += self.inputs
         # The packed interface takes pointers to each argument; a memref argument
         # is itself a pointer to its descriptor.
@@ -689,6 +697,8 @@ class Executable:
         LLVM-dialect module holding ``name`` with ``llvm.emit_c_interface``.
     name : str
     in_avals, out_avals : sequence of (shape, dtype)
+        A dimension of size None is dynamic (``tensor<?x...>``): an input's is
+        read from the array at each call, a result's from what the code returns.
     opt_level : int
         LLVM optimization level.
     device : str
@@ -731,6 +741,8 @@ class Executable:
         self.out_avals = [(tuple(s), np.dtype(d)) for s, d in out_avals]
         self.donated = tuple(donated)
         self._in_shapes = [tuple(shape) for shape, _ in in_avals]
+        # Inputs whose descriptors take the sizes of each call's arrays.
+        self._dynamic_inputs = [i for i, shape in enumerate(self._in_shapes) if None in shape]
         self._out_shapes = [shape for shape, _ in self.out_avals]
         self._results_class = None
         if len(self.out_avals) > 1:  # several results come back in one struct
@@ -756,6 +768,8 @@ class Executable:
             args = self._new_arguments()
         for desc, arr in zip(args.inputs, arrays):
             desc.allocated = desc.aligned = _data_address(arr)
+        for i in self._dynamic_inputs:
+            _set_shape(args.inputs[i], arrays[i].shape)
         allocator = ALLOCATOR
         # The call's allocations count toward a new record (the allocator's books, kept
         # here rather than through methods: this runs for every call); see Allocator.current_record.
@@ -767,7 +781,8 @@ class Executable:
                 allocator.pool_limit = record.allocated_bytes
         donated = [(args.inputs[i].aligned, arrays[i]) for i in self.donated] if self.donated else None
         result = self._result
-        results = [result(desc, shape, dtype, donated) for desc, shape, dtype in args.results]
+        results = [result(desc, tuple(desc.shape) if shape is None else shape, dtype, donated)
+                   for desc, shape, dtype in args.results]
         if self.on_gpu:  # results were copied out of device memory
             for desc in args.outputs:
                 DEVICE_MEMORY.free(desc.allocated)

@@ -681,6 +681,10 @@ COVERED_BY_FAMILY_TESTS = {
                         "tad.avg_pool2d_backward"},
     "test_nn_indexing.py": {"tad.take", "tad.take_backward", "tad.nll_loss",
                             "tad.nll_loss_backward"},
+    "test_upstream_tensor.py": {"tensor.extract", "tensor.insert", "tensor.from_elements", "tensor.splat",
+                                "tensor.generate", "tensor.pad", "tensor.reshape"},
+    "test_upstream_linalg.py": {"linalg.generic", "linalg.index"},
+    "test_upstream_scf.py": {"scf.execute_region"},
 }
 
 

@@ -233,12 +233,14 @@ check_grads(f, (x,), order=1)
 
 
 def test_forward_mode_needs_no_rule_for_a_value_that_only_feeds_a_predicate():
-    # Found by the IR fuzzer: a tensor.extract whose scalar only decides an scf.if
-    # was refused ("no forward-mode (jvp) rule"), although no tangent of it is read.
+    # Found by the IR fuzzer: a tensor.extract (then without a rule) whose scalar only
+    # decides an scf.if was refused ("no forward-mode (jvp) rule"), although no tangent
+    # of it is read; math.sincos has no rule.
     branch = """
 func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
   %s = "tad.reduce_sum"(%x) {dimensions = array<i64: 0>} : (tensor<3xf64>) -> tensor<f64>
-  %e = tensor.extract %s[] : tensor<f64>
+  %s0 = tensor.extract %s[] : tensor<f64>
+  %e, %unused = math.sincos %s0 : f64
   %zero = arith.constant 0.0 : f64
   %p = arith.cmpf ogt, %e, %zero : f64
   %r = scf.if %p -> (tensor<3xf64>) {
@@ -264,5 +266,5 @@ func.func private @f_jvp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor
     rebuilt = branch.replace("  return %r : tensor<3xf64>", """  %t = tensor.from_elements %e, %e, %e : tensor<3xf64>
   %o = arith.addf %r, %t : tensor<3xf64>
   return %o : tensor<3xf64>""")
-    with pytest.raises(ta.CompileError, match=r"no forward-mode \(jvp\) rule for 'tensor.extract'"):
+    with pytest.raises(ta.CompileError, match=r"no forward-mode \(jvp\) rule for 'math.sincos'"):
         ta.compile_mlir(rebuilt, "f_jvp")

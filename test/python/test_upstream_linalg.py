@@ -302,3 +302,36 @@ func.func @f(%x: tensor<4xf64>, %init: tensor<f64>) -> tensor<f64> {
     value, tangent = ta.compile_mlir(source + "func.func private @f_jvp" + jvp, "f_jvp")(
         x, np.array(1.0), np.ones(4), np.array(0.0))
     np.testing.assert_allclose(tangent, sum(np.prod(np.delete(x, k)) for k in range(4)))
+
+
+DYNAMIC = """
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @f(%a: tensor<?x3xf64>, %b: tensor<3x4xf64>, %c: tensor<?x4xf64>, %v: tensor<?xf64>)
+    -> (tensor<?x4xf64>, tensor<?xf64>) {
+  %0 = linalg.matmul ins(%a, %b : tensor<?x3xf64>, tensor<3x4xf64>) outs(%c : tensor<?x4xf64>) -> tensor<?x4xf64>
+  %1 = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%0 : tensor<?x4xf64>) outs(%v : tensor<?xf64>) {
+  ^bb0(%in: f64, %acc: f64):
+    %e = math.exp %in : f64
+    %m = arith.maxnumf %e, %acc : f64
+    linalg.yield %m : f64
+  } -> tensor<?xf64>
+  return %0, %1 : tensor<?x4xf64>, tensor<?xf64>
+}
+func.func private @f_vjp(tensor<?x3xf64>, tensor<3x4xf64>, tensor<?x4xf64>, tensor<?xf64>, tensor<?x4xf64>, tensor<?xf64>)
+    -> (tensor<?x4xf64>, tensor<?xf64>, tensor<?x3xf64>, tensor<3x4xf64>, tensor<?x4xf64>, tensor<?xf64>)
+    attributes {tad.vjp = {of = @f, wrt = array<i64: 0, 1, 2, 3>}}
+func.func private @f_jvp(tensor<?x3xf64>, tensor<3x4xf64>, tensor<?x4xf64>, tensor<?xf64>,
+                         tensor<?x3xf64>, tensor<3x4xf64>, tensor<?x4xf64>, tensor<?xf64>)
+    -> (tensor<?x4xf64>, tensor<?xf64>, tensor<?x4xf64>, tensor<?xf64>)
+    attributes {tad.jvp = {of = @f, wrt = array<i64: 0, 1, 2, 3>}}
+"""
+
+
+@pytest.mark.parametrize("rows", [1, 2, 5])
+def test_dynamic_rows_in_both_modes(rows):
+    rng = np.random.default_rng(rows)
+    args = [rng.standard_normal((rows, 3)), rng.standard_normal((3, 4)), rng.standard_normal((rows, 4)),
+            rng.standard_normal(rows)]
+    check_ir(DYNAMIC, args, [0, 1, 2, 3])

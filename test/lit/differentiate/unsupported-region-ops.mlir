@@ -112,13 +112,13 @@ func.func private @f_jvp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor
 
 // -----
 
-// affine.parallel: a scalar result: reverse mode meets the unknown tensor.from_elements first
+// affine.parallel: a scalar result
 func.func @f(%x: tensor<3xf64>) -> tensor<1xf64> {
+  // expected-error @+1 {{no reverse-mode (vjp) rule for 'affine.parallel'; give the function that uses it a custom derivative with tad.custom_vjp = @your_bwd}}
   %s = affine.parallel (%i) = (0) to (3) reduce ("addf") -> (f64) {
     %v = tensor.extract %x[%i] : tensor<3xf64>
     affine.yield %v : f64
   }
-  // expected-error @+1 {{no reverse-mode (vjp) rule for 'tensor.from_elements'; give the function that uses it a custom derivative with tad.custom_vjp = @your_bwd}}
   %0 = tensor.from_elements %s : tensor<1xf64>
   return %0 : tensor<1xf64>
 }
@@ -128,7 +128,7 @@ func.func private @f_vjp(tensor<3xf64>, tensor<1xf64>) -> (tensor<1xf64>, tensor
 
 // -----
 
-// affine.parallel: a scalar result: reverse mode meets the unknown tensor.from_elements first
+// affine.parallel: a scalar result
 func.func @f(%x: tensor<3xf64>) -> tensor<1xf64> {
   // expected-error @+1 {{no forward-mode (jvp) rule for 'affine.parallel'}}
   %s = affine.parallel (%i) = (0) to (3) reduce ("addf") -> (f64) {
@@ -259,100 +259,6 @@ func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
   return %0 : tensor<3xf64>
 }
 func.func private @f_jvp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
-    attributes {tad.jvp = {of = @f, wrt = array<i64: 0>}}
-
-
-// -----
-
-// scf.execute_region
-func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
-  // expected-error @+1 {{no reverse-mode (vjp) rule for 'scf.execute_region'; give the function that uses it a custom derivative with tad.custom_vjp = @your_bwd}}
-  %0 = scf.execute_region -> tensor<3xf64> {
-    %y = math.sin %x : tensor<3xf64>
-    scf.yield %y : tensor<3xf64>
-  }
-  return %0 : tensor<3xf64>
-}
-func.func private @f_vjp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
-    attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}}
-
-
-// -----
-
-// scf.execute_region
-func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
-  // expected-error @+1 {{no forward-mode (jvp) rule for 'scf.execute_region'}}
-  %0 = scf.execute_region -> tensor<3xf64> {
-    %y = math.sin %x : tensor<3xf64>
-    scf.yield %y : tensor<3xf64>
-  }
-  return %0 : tensor<3xf64>
-}
-func.func private @f_jvp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
-    attributes {tad.jvp = {of = @f, wrt = array<i64: 0>}}
-
-
-// -----
-
-// tensor.generate
-func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
-  // expected-error @+1 {{no reverse-mode (vjp) rule for 'tensor.generate'; give the function that uses it a custom derivative with tad.custom_vjp = @your_bwd}}
-  %0 = tensor.generate {
-  ^bb0(%i: index):
-    %v = tensor.extract %x[%i] : tensor<3xf64>
-    tensor.yield %v : f64
-  } : tensor<3xf64>
-  return %0 : tensor<3xf64>
-}
-func.func private @f_vjp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
-    attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}}
-
-
-// -----
-
-// tensor.generate
-func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
-  // expected-error @+1 {{no forward-mode (jvp) rule for 'tensor.generate'}}
-  %0 = tensor.generate {
-  ^bb0(%i: index):
-    %v = tensor.extract %x[%i] : tensor<3xf64>
-    tensor.yield %v : f64
-  } : tensor<3xf64>
-  return %0 : tensor<3xf64>
-}
-func.func private @f_jvp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
-    attributes {tad.jvp = {of = @f, wrt = array<i64: 0>}}
-
-
-// -----
-
-// tensor.pad
-func.func @f(%x: tensor<3xf64>) -> tensor<5xf64> {
-  %p = arith.constant 0.0 : f64
-  // expected-error @+1 {{no reverse-mode (vjp) rule for 'tensor.pad'; give the function that uses it a custom derivative with tad.custom_vjp = @your_bwd}}
-  %0 = tensor.pad %x low[1] high[1] {
-  ^bb0(%i: index):
-    tensor.yield %p : f64
-  } : tensor<3xf64> to tensor<5xf64>
-  return %0 : tensor<5xf64>
-}
-func.func private @f_vjp(tensor<3xf64>, tensor<5xf64>) -> (tensor<5xf64>, tensor<3xf64>)
-    attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}}
-
-
-// -----
-
-// tensor.pad
-func.func @f(%x: tensor<3xf64>) -> tensor<5xf64> {
-  %p = arith.constant 0.0 : f64
-  // expected-error @+1 {{no forward-mode (jvp) rule for 'tensor.pad'}}
-  %0 = tensor.pad %x low[1] high[1] {
-  ^bb0(%i: index):
-    tensor.yield %p : f64
-  } : tensor<3xf64> to tensor<5xf64>
-  return %0 : tensor<5xf64>
-}
-func.func private @f_jvp(tensor<3xf64>, tensor<3xf64>) -> (tensor<5xf64>, tensor<5xf64>)
     attributes {tad.jvp = {of = @f, wrt = array<i64: 0>}}
 
 
