@@ -240,6 +240,18 @@ def _power_exponent_partial(c: RuleContext) -> Val:
 defelementwise(family, "math.powf", _power_base_partial, _power_exponent_partial)
 
 
+def _integer_power_partial(c: RuleContext) -> Val:
+    """``n * x ** (n - 1)`` of ``math.fpowi``; 0 where ``n == 0`` (not ``0 * 0 ** -1 = nan``, as for powf)."""
+    x, n = c.inputs
+    exponent = builder.select(builder.equal(n, 0), 1, n - 1)
+    power = ir.Operation.create("math.fpowi", results=[x.type], operands=[x, exponent]).result
+    return builder.convert(n, x.element_type) * power
+
+
+# The integer exponent is not differentiable.
+defelementwise(family, "math.fpowi", _integer_power_partial, None)
+
+
 def _atan2_denominator(c: RuleContext) -> Val:
     y, x = c.inputs
     return builder.square(x) + builder.square(y)

@@ -122,20 +122,43 @@ class _Generic:
         depends_on_out = reach(dependency_graph(self.body), args)
         kinds = []
         for arg, yielded in zip(args, self.yields):
-            users = [use.owner for use in arg.uses]
-            combiner = yielded.owner if isinstance(yielded.owner, (ir.Operation, ir.OpView)) else None
-            if combiner is None or len(users) != 1 or users[0] != combiner or \
-                    len(list(yielded.uses)) != 1:
-                kinds.append(_Output("other"))
-                continue
-            combiner = combiner.operation
-            others = [v for v in combiner.operands if v != arg]
-            kind = "add" if combiner.name == "arith.addf" else "select" if has_trait(combiner, Trait.SELECTS) else None
-            if kind is None or len(others) != 1 or others[0] in depends_on_out:
-                kinds.append(_Output("other"))
-            else:
-                kinds.append(_Output(kind, combiner, others[0]))
+            kinds.append(_combination(arg, yielded, depends_on_out))
         return kinds
+
+
+def _combination(out: ir.Value, yielded: ir.Value, depends_on_out: set) -> _Output:
+    """How a reduction's body combines its running value ``out`` into what it yields.
+
+    ``out + g``, a max/min op of ``out`` and ``g``, or a choice between them
+    (``select(cmpf(out, g), out, g)``, as LAGrad writes a max), with ``g``
+    independent of every running value; ``"other"`` for anything else.
+    """
+    combiner = yielded.owner
+    if not isinstance(combiner, (ir.Operation, ir.OpView)) or len(list(yielded.uses)) != 1:
+        return _Output("other")
+    combiner = combiner.operation
+    users = {use.owner.operation for use in out.uses}
+    others = [v for v in combiner.operands if v != out]
+    if combiner.name == "arith.select":  # operands: the choice, then the two candidates
+        choice, candidates = combiner.operands[0], list(combiner.operands)[1:]
+        compare = choice.owner
+        if not isinstance(compare, (ir.Operation, ir.OpView)) or compare.operation.name != "arith.cmpf" \
+                or len(list(choice.uses)) != 1 or out not in candidates:
+            return _Output("other")
+        compare = compare.operation
+        others = [v for v in candidates if v != out]
+        if users != {combiner, compare} or len(others) != 1 or set(compare.operands) != {out, others[0]}:
+            return _Output("other")
+        kind = "select"
+    elif users == {combiner} and combiner.name == "arith.addf":
+        kind = "add"
+    elif users == {combiner} and has_trait(combiner, Trait.SELECTS):
+        kind = "select"
+    else:
+        return _Output("other")
+    if len(others) != 1 or others[0] in depends_on_out:
+        return _Output("other")
+    return _Output(kind, combiner, others[0])
 
 
 def _parts(op: ir.Operation) -> _Generic:

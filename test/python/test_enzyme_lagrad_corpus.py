@@ -1615,10 +1615,6 @@ CORPUS = {**ENZYME, **LAGRAD}
 
 # (name, mode) -> reason, for the pairs that fail on a missing feature (strict: a fix must update this table).
 XFAIL = {
-    ("logsumexp_select_max_closure", "rev"):
-        "no vjp rule for a generic reduction whose max is written as cmpf ogt + select",
-    ("math_fpowi", "fwd"): "no jvp rule for math.fpowi",
-    ("math_fpowi", "rev"): "no vjp rule for math.fpowi",
     ("recursion_power", "fwd"): "recursive func.call: @pw_jvp_wrt0 depends on its own derivative",
     ("recursion_power", "rev"): "recursive func.call: @pw_vjp_wrt0 depends on its own derivative",
     ("while_do_before_computes", "rev"):

@@ -81,6 +81,18 @@ func.func @f(%x: tensor<3x4xf64>, %init: tensor<4xf64>) -> tensor<4xf64> {
     }
   return %0 : tensor<4xf64>
 }""", [(3, 4), (4,)]),
+    "max_as_compare_and_select": (MAPS + """
+func.func @f(%x: tensor<3x4xf64>, %init: tensor<3xf64>) -> tensor<3xf64> {
+  %0 = linalg.generic {indexing_maps = [#id2, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<3x4xf64>) outs(%init : tensor<3xf64>) {
+  ^bb0(%in: f64, %acc: f64):
+    %e = math.exp %in : f64
+    %p = arith.cmpf ogt, %e, %acc : f64
+    %r = arith.select %p, %e, %acc : f64
+    linalg.yield %r : f64
+  } -> tensor<3xf64>
+  return %0 : tensor<3xf64>
+}""", [(3, 4), (3,)]),
     "broadcast_transpose_map": ("""
 func.func @f(%v: tensor<3xf64>, %m: tensor<4x3xf64>) -> tensor<3x4xf64> {
   %e = tensor.empty() : tensor<3x4xf64>

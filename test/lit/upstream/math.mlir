@@ -184,3 +184,21 @@ func.func private @rounding_vjp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>,
     attributes {tad.vjp = {of = @rounding, wrt = array<i64: 0>}}
 func.func private @rounding_jvp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
     attributes {tad.jvp = {of = @rounding, wrt = array<i64: 0>}}
+
+// -----
+
+// fpowi: n * x ** (n - 1), with the exponent 1 where n == 0 (no 0 * 0 ** -1); n is an integer, inactive.
+// CHECK-LABEL: func.func private @ipow_jvp
+// CHECK-SAME: (%[[X:[a-zA-Z0-9_]+]]: f64, %[[N:[a-zA-Z0-9_]+]]: i32, %[[T:[a-zA-Z0-9_]+]]: f64)
+// CHECK: %[[IS_ZERO:.*]] = arith.cmpi eq, %[[N]]
+// CHECK: %[[LESS:.*]] = arith.subi %[[N]]
+// CHECK: %[[EXPONENT:.*]] = arith.select %[[IS_ZERO]], %{{.*}}, %[[LESS]] : i32
+// CHECK: %[[POWER:.*]] = math.fpowi %[[X]], %[[EXPONENT]] : f64, i32
+// CHECK: %[[NF:.*]] = arith.sitofp %[[N]] : i32 to f64
+// CHECK: %[[PARTIAL:.*]] = arith.mulf %[[NF]], %[[POWER]]
+// CHECK: arith.mulf %[[T]], %[[PARTIAL]]
+func.func @ipow(%x: f64, %n: i32) -> f64 {
+  %0 = math.fpowi %x, %n : f64, i32
+  return %0 : f64
+}
+func.func private @ipow_jvp(f64, i32, f64) -> (f64, f64) attributes {tad.jvp = {of = @ipow, wrt = array<i64: 0>}}
