@@ -156,3 +156,41 @@ def splice_block(block: ir.Block, op: ir.Operation) -> None:
         inner.move_before(op)
     for result, value in zip(op.results, ops[-1].operands):
         result.replace_all_uses_with(value)
+
+
+def copy_body(template: ir.Operation, arguments, region: int = 0) -> tuple:
+    """Copy block 0 of ``template``'s region ``region`` to the current insertion point.
+
+    ``arguments`` replace the block's arguments. Returns the copied ops (the
+    terminator left out) and the values the terminator yields. ``template``
+    is left as it was: derivative rules replay a body (a loop's, a generic's)
+    while sweeps still hold values of the original.
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> m = ir.Module.parse('''
+    ... func.func @f(%x: f32) -> f32 {
+    ...   %0 = scf.execute_region -> f32 {
+    ...     %1 = arith.negf %x : f32
+    ...     scf.yield %1 : f32
+    ...   }
+    ...   return %0 : f32
+    ... }''', make_context())
+    >>> region = collect(m.operation, lambda op: op.name == "scf.execute_region")[0]
+    >>> with ir.InsertionPoint(region), region.location:
+    ...     ops, yielded = copy_body(region, [])
+    >>> [op.name for op in ops], yielded[0].owner.name
+    (['arith.negf'], 'arith.negf')
+    """
+    copy = template.clone()
+    block = copy.regions[region].blocks[0]
+    for old, new in zip(block.arguments, arguments):
+        old.replace_all_uses_with(new)
+    ops = list(block.operations)
+    yielded = list(ops[-1].operands)
+    for op in ops[:-1]:
+        op.move_before(copy)
+    copy.erase()
+    return ops[:-1], yielded

@@ -47,8 +47,9 @@ from tensorad.passes.dims import kept_sizes
 from tensorad.passes.remat import revolve
 from tensorad.passes.remat.revolve import Action, Kind
 
+from tensorad.passes.walk import copy_body
 from .activity import captured_values, carries_derivative, dependency_graph, is_float_tensor, reach
-from .signature import DerivativeError, derivative_type, element_type, is_scalar, value_shape
+from .signature import DerivativeError, derivative_type, element_type, value_shape
 
 
 def _terminator(block: ir.Block) -> ir.Operation:
@@ -57,26 +58,6 @@ def _terminator(block: ir.Block) -> ir.Operation:
 
 def _batched_type(value: ir.Value, prefix: tuple) -> ir.Type:
     return derivative_type(value.type, prefix)
-
-
-def _replay(template: ir.Operation, region: int, arguments: Sequence[ir.Value]):
-    """Copy block 0 of ``template``'s region ``region`` to the current insertion point.
-
-    ``arguments`` replace the block's arguments. Returns the copied ops (the
-    terminator left out) and the values the terminator yields. The template is
-    left as it was: rules never erase ops while a sweep holds their values, they
-    leave replaced ops dead for ``tad-simplify``.
-    """
-    copy = template.clone()
-    block = copy.regions[region].blocks[0]
-    for old, new in zip(block.arguments, arguments):
-        old.replace_all_uses_with(new)
-    ops = list(block.operations)
-    yielded = list(ops[-1].operands)
-    for op in ops[:-1]:
-        op.move_before(copy)
-    copy.erase()
-    return ops[:-1], yielded
 
 
 def _nested_backward(bw, ops: list, sources: list):
@@ -129,7 +110,7 @@ def _for_jvp(c, tangents):
                          inits + t_inits)
     carries = list(loop.inner_iter_args)
     with ir.InsertionPoint(loop.body):
-        _, yielded = _replay(op, 0, [loop.induction_variable] + carries[:n])
+        _, yielded = copy_body(op, [loop.induction_variable] + carries[:n])
         inner = fw.nested({carries[k]: Val(carries[n + j]) for j, k in enumerate(active)})
         _terminate_with_tangents(scf.YieldOp, loop.body, inner, [], yielded, active, fw.prefix)
     _replace_uses(op, list(loop.results)[:n])
@@ -211,7 +192,7 @@ def _branches_jvp(c, rebuild):
         new, targets = rebuild(op, types)
     for region, target in enumerate(targets):
         with ir.InsertionPoint(target):
-            _, yielded = _replay(op, region, [])
+            _, yielded = copy_body(op, [], region)
             _terminate_with_tangents(scf.YieldOp, target, fw.nested({}), [], yielded, active,
                                      fw.prefix)
     _replace_uses(op, list(new.results)[:n])
@@ -252,7 +233,7 @@ def _while_jvp(c, tangents):
         block = ir.Block.create_at_start(region, types, [location] * len(types))
         args = list(block.arguments)
         with ir.InsertionPoint(block):
-            _, yielded = _replay(op, region_index, args[:n])
+            _, yielded = copy_body(op, args[:n], region_index)
             inner = fw.nested({args[k]: Val(args[n + j]) for j, k in enumerate(active)})
             if region_index == 0:  # scf.condition(flag) forwarded...
                 _terminate_with_tangents(scf.ConditionOp, block, inner, [yielded[0]], yielded[1:],
@@ -290,7 +271,7 @@ def _branches_vjp(c, cotangents, rebuild):
     new, blocks = rebuild(op, [_batched_type(v, bw.prefix) for v in outer])
     for region, block in enumerate(blocks):
         with ir.InsertionPoint(block):
-            ops, yielded = _replay(op, region, [])
+            ops, yielded = copy_body(op, [], region)
             nested = _nested_backward(bw, ops, outer)
             for value, ct in zip(yielded, cotangents):
                 nested.accumulate(value, ct)
@@ -483,7 +464,7 @@ def _for_vjp(c, cotangents):
         row = _cast(arith.DivSIOp(arith.SubIOp(forward.induction_variable, lb).result, step).result,
                     ir.IndexType.get())
         stored = [tad_ops.insert_row(args[n + i], args[k], row) for i, k in enumerate(taped)]
-        _, yielded = _replay(op, 0, [forward.induction_variable] + args[:n])
+        _, yielded = copy_body(op, [forward.induction_variable] + args[:n])
         scf.YieldOp(yielded + stored)
     _replace_uses(op, list(forward.results)[:n])
     _backward_loop(c, op, 0, count, list(forward.results)[n:], taped, active, outer, cotangents,
@@ -529,7 +510,7 @@ def _reverse_step(c, loop: ir.Operation, region: int, arguments: list, adjoints:
     iteration, then the sums so far of those of the loop-invariant ``outer``
     values; returns them as they are before the iteration.
     """
-    ops, yielded = _replay(loop, region, arguments)
+    ops, yielded = copy_body(loop, arguments, region)
     replayed_carries = arguments[len(arguments) - len(loop.results):]
     nested = _nested_backward(c.engine, ops, [replayed_carries[k] for k in active] + outer)
     for j, k in enumerate(active):
@@ -700,7 +681,7 @@ def _advance(op: ir.Operation, start: ir.Value, stop: ir.Value, state: dict) -> 
     loop = scf.ForOp(start, stop, _index(1), [state[k] for k in kept])
     with ir.InsertionPoint(loop.body):
         known = dict(zip(kept, loop.inner_iter_args))
-        _, yielded = _replay(op, 0, [_step_value(op, loop.induction_variable)]
+        _, yielded = copy_body(op, [_step_value(op, loop.induction_variable)]
                              + _full_carries(op, known))
         scf.YieldOp([yielded[k] for k in kept])
     return dict(zip(kept, loop.results))
@@ -768,14 +749,14 @@ def _while_vjp(c, cotangents):
               for region in (forward.before, forward.after)]
     with ir.InsertionPoint(blocks[0]):
         args = list(blocks[0].arguments)
-        _, yielded = _replay(op, 0, args[:n])
+        _, yielded = copy_body(op, args[:n])
         scf.ConditionOp(yielded[0], yielded[1:] + args[n:])
     with ir.InsertionPoint(blocks[1]):
         args = list(blocks[1].arguments)
         count = args[-1]
         stored = [tad_ops.insert_row(_grown(args[n + i], count), args[k], count)
                   for i, k in enumerate(taped)]
-        _, yielded = _replay(op, 1, args[:n])
+        _, yielded = copy_body(op, args[:n], 1)
         scf.YieldOp(yielded + stored + [arith.AddIOp(count, _index(1)).result])
     _replace_uses(op, list(forward.results)[:n])
     _backward_loop(c, op, 1, forward.results[-1], list(forward.results)[n:-1], taped, active,

@@ -48,7 +48,7 @@ Examples
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Optional
 
 from mlir import ir, passmanager
 from mlir.dialects import affine, arith, scf, tensor
@@ -59,6 +59,7 @@ from tensorad.dialects.builder import Val, scalar_constant, zeros_like
 from tensorad.dialects.families.linalg import family, operand_segments
 from tensorad.dialects.record import Trait, has_trait
 
+from tensorad.passes.walk import copy_body
 from .activity import captured_values, carries_derivative, dependency_graph, is_float_tensor, reach
 from .forward import Forward
 from .reverse import Backward
@@ -194,23 +195,6 @@ def _new_generic(inputs: list, inits: list, maps: list, iterators: list) -> tupl
     return op, block
 
 
-def _replay(template: ir.Operation, arguments: Sequence[ir.Value]) -> tuple:
-    """Copy ``template``'s body to the current insertion point, ``arguments`` replacing its block arguments.
-
-    Returns the copied ops (the terminator left out) and the values it yields.
-    """
-    copy = template.clone()
-    block = copy.regions[0].blocks[0]
-    for old, new in zip(block.arguments, arguments):
-        old.replace_all_uses_with(new)
-    ops = list(block.operations)
-    yielded = list(ops[-1].operands)
-    for op in ops[:-1]:
-        op.move_before(copy)
-    copy.erase()
-    return ops[:-1], yielded
-
-
 def _element(value: ir.Value) -> ir.Type:
     return value.type.element_type if isinstance(value.type, ir.ShapedType) else value.type
 
@@ -296,7 +280,7 @@ def _generic_jvp(c, tangents):
                 replay_args.append(args[("primal", k)])
             else:  # the init of an additive reduction: its tangent is carried below
                 replay_args.append(scalar_constant(0, _element(y)))
-        ops, yielded = _replay(c.op, replay_args)
+        ops, yielded = copy_body(c.op, replay_args)
         ops = _bind_indices(ops, nb)
         seeds = {args[("primal", k)]: Val(args[("tangent", k)])
                  for k in range(n_in + len(g.outputs)) if ("tangent", k) in args and ("primal", k) in args}
@@ -392,7 +376,7 @@ def _adjoint_sweep(c, g: _Generic, kinds: list, live: list, value_of: dict, shif
     """
     replay_args = [value_of[("primal", k)] if ("primal", k) in value_of else scalar_constant(0, _element(y))
                    for k, y in enumerate(g.inputs + g.outputs)]
-    ops, yielded = _replay(c.op, replay_args)
+    ops, yielded = copy_body(c.op, replay_args)
     ops = _bind_indices(ops, shift, loops)
     inner = Backward(_varied_scalars(ops, value_of.values(), c.op), (), c.derive)
     for j in live:
@@ -442,7 +426,7 @@ def _selection_counts(c, g: _Generic, kinds: list, selecting: list) -> dict:
         with ir.InsertionPoint(block):
             args = list(block.arguments)
             replay = args[:n_in] + [scalar_constant(0, _element(y)) for y in g.outputs]
-            ops, yielded = _replay(c.op, replay)
+            ops, yielded = copy_body(c.op, replay)
             _bind_indices(ops)
             addend = _replayed(ops, yielded[j], kinds[j])
             hit = arith.cmpf(arith.CmpFPredicate.OEQ, addend, args[n_in])

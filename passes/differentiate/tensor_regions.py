@@ -27,7 +27,7 @@ True
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable
 
 from mlir import ir
 from mlir.dialects import arith, scf, tensor
@@ -35,7 +35,7 @@ from mlir.dialects import arith, scf, tensor
 from tensorad.dialects import builder as tad_ops
 from tensorad.dialects.builder import Val, zeros_like
 from tensorad.dialects.families.structure import family
-from tensorad.passes.walk import defined_outside
+from tensorad.passes.walk import copy_body, defined_outside
 
 from .activity import captured_values, carries_derivative, dependency_graph, reach
 from .signature import DerivativeError
@@ -43,25 +43,6 @@ from .signature import DerivativeError
 
 def _index(n: int) -> ir.Value:
     return arith.ConstantOp(ir.IndexType.get(), n).result
-
-
-def _inline_body(op: ir.Operation, arguments: Sequence[ir.Value]):
-    """Copy ``op``'s body (block 0 of region 0) to the current insertion point.
-
-    ``arguments`` replace the block's arguments (the element's indices).
-    Returns the copied ops (the terminator left out) and the values the
-    terminator yields; ``op`` is left as it was.
-    """
-    copy = op.clone()
-    block = copy.regions[0].blocks[0]
-    for old, new in zip(block.arguments, arguments):
-        old.replace_all_uses_with(new)
-    ops = list(block.operations)
-    yielded = list(ops[-1].operands)
-    for inner in ops[:-1]:
-        inner.move_before(copy)
-    copy.erase()
-    return ops[:-1], yielded
 
 
 def _extents(op: ir.Operation) -> list:
@@ -88,7 +69,7 @@ def _for_each_element(extents: list, carries: list, step: Callable, indices: tup
 
 def _element_tangent(op: ir.Operation, fw, indices: list) -> Val:
     """Replay ``op``'s body at ``indices`` with its forward sweep; the tangent of the element it yields."""
-    ops, yielded = _inline_body(op, indices)
+    ops, yielded = copy_body(op, indices)
     # Rules of region ops in the body replace those ops' results: read the
     # yielded value back from a use after the sweep.
     holder = ir.Operation.create("tensor.yield", operands=[yielded[0]])
@@ -165,7 +146,7 @@ def _generate_vjp(c, cotangents):
     nb = len(bw.prefix)
 
     def step(indices, sums):
-        ops, yielded = _inline_body(op, indices)
+        ops, yielded = copy_body(op, indices)
         nested = bw.nested()
         # Only what depends on the active captured values takes adjoints: a
         # float made from the indices alone (an arith.sitofp) has no derivative.
