@@ -250,3 +250,22 @@ def test_refusals_name_the_op():
           %0 = "tad.iota"() {iota_dimension = 0} : () -> tensor<?xf32>
           return %0 : tensor<?xf32>
         }""")
+
+
+SLICE_OF_RUNTIME_LENGTH = """
+func.func @f(%x: tensor<8xf64>, %n: index) -> tensor<?xf64> {
+  %0 = tensor.extract_slice %x[1] [%n] [1] : tensor<8xf64> to tensor<?xf64>
+  %1 = math.sin %0 : tensor<?xf64>
+  return %1 : tensor<?xf64>
+}
+func.func private @f_vjp(tensor<8xf64>, index, tensor<?xf64>) -> (tensor<?xf64>, tensor<8xf64>)
+    attributes {tad.vjp = {of = @f, wrt = array<i64: 0>}}
+func.func private @f_jvp(tensor<8xf64>, index, tensor<8xf64>) -> (tensor<?xf64>, tensor<?xf64>)
+    attributes {tad.jvp = {of = @f, wrt = array<i64: 0>}}
+"""
+
+
+@pytest.mark.parametrize("length", [0, 3, 7])
+def test_extract_slice_of_a_runtime_length(length):
+    value = check_ir(SLICE_OF_RUNTIME_LENGTH, [np.linspace(0.0, 1.0, 8), np.int64(length)], [0])[0]
+    assert value.shape == (length,)
