@@ -46,8 +46,8 @@ from tensorad.dialects.shapes import is_dynamic
 from tensorad.passes.dims import kept_sizes
 from tensorad.passes.remat import revolve
 from tensorad.passes.remat.revolve import Action, Kind
-
 from tensorad.passes.walk import copy_body
+
 from .activity import captured_values, carries_derivative, dependency_graph, is_float_tensor, reach
 from .signature import DerivativeError, derivative_type, element_type, value_shape
 

@@ -58,12 +58,13 @@ from tensorad.dialects import builder, linalg_builder
 from tensorad.dialects.builder import Val, scalar_constant, zeros_like
 from tensorad.dialects.families.linalg import family, operand_segments
 from tensorad.dialects.record import Trait, has_trait
-
 from tensorad.passes.walk import copy_body
+
 from .activity import captured_values, carries_derivative, dependency_graph, is_float_tensor, reach
 from .forward import Forward
 from .reverse import Backward
 from .signature import DerivativeError
+
 
 def generalize(fn: ir.Operation) -> None:
     """Rewrite the named structured ops in ``fn`` into ``linalg.generic`` (upstream ``linalg-generalize-named-ops``)."""
@@ -101,6 +102,8 @@ class _Output:
 
 @dataclass
 class _Generic:
+    """A ``linalg.generic``'s operands, indexing maps, iterator kinds and body."""
+
     op: ir.Operation
     inputs: list
     outputs: list
@@ -117,6 +120,7 @@ class _Generic:
         return list(list(self.body.operations)[-1].operands)
 
     def output_kinds(self) -> list:
+        """How each output combines into its init (:class:`_Output`)."""
         args = list(self.body.arguments)[len(self.inputs):]
         if "reduction" not in self.iterators:
             return [_Output("read") for _ in self.outputs]
