@@ -955,7 +955,11 @@ def zeros_like(value, prefix: Sequence[int] = ()) -> Val:
     """
     t = value.type
     if not isinstance(t, ir.ShapedType):  # a scalar: its zero, or a batch of zeros
-        return scalar_constant(0, t) if not prefix else constant(0, prefix, t)
+        if not prefix:
+            return scalar_constant(0, t)
+        if isinstance(t, ir.IndexType):  # tad.constant holds no index elements
+            return Val(tensor.SplatOp(ir.RankedTensorType.get(list(prefix), t), scalar_constant(0, t), []).result)
+        return constant(0, prefix, t)
     return full_like(value, 0, prefix)
 
 

@@ -175,3 +175,18 @@ func.func @idx(%x: f64, %i: index) -> (f64, index) {
 }
 func.func private @idx_vjp(f64, index, f64, index) -> (f64, index, f64) attributes {tad.vjp = {of = @idx, wrt = array<i64: 0>}}
 func.func private @idx_jvp(f64, index, f64) -> (f64, index, f64, index) attributes {tad.jvp = {of = @idx, wrt = array<i64: 0>}}
+
+// -----
+
+// A batch of tangents for an index result: zeros of index type (a splat; tad.constant holds no index).
+// CHECK-LABEL: func.func private @twice_jvp
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK: %[[ZEROS:.*]] = tensor.splat %[[ZERO]] : tensor<2xindex>
+// CHECK: return %{{.*}}, %{{.*}}, %{{.*}}, %[[ZEROS]] : f64, index, tensor<2xf64>, tensor<2xindex>
+func.func @twice(%x: f64, %n: index) -> (f64, index) {
+  %0 = arith.mulf %x, %x : f64
+  %1 = arith.addi %n, %n : index
+  return %0, %1 : f64, index
+}
+func.func private @twice_jvp(f64, index, tensor<2xf64>) -> (f64, index, tensor<2xf64>, tensor<2xindex>)
+    attributes {tad.jvp = {of = @twice, wrt = array<i64: 0>}}
