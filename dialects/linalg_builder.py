@@ -120,24 +120,40 @@ def affine_map(n_loops: int, dims: Sequence[Optional[int]]) -> ir.AffineMap:
     return ir.AffineMap.get(n_loops, 0, exprs)
 
 
-def generic(inputs: Sequence[ir.Value], inits: Sequence[ir.Value], maps: Sequence[ir.AffineMap],
-             iterators: Sequence[str], body: Callable[..., list]) -> list:
-    """Build a ``linalg.generic`` and return its results.
+def empty_generic(inputs: Sequence[ir.Value], inits: Sequence[ir.Value], maps: Sequence[ir.AffineMap],
+                  iterators: Sequence[str]) -> tuple:
+    """A ``linalg.generic`` and its empty block: ``(op, block)``.
 
     ``maps`` holds one indexing map per input, then per init; ``iterators``
-    holds ``"parallel"`` or ``"reduction"`` per loop. ``body`` is called inside
-    the region with the block arguments (input elements, then accumulators) and
-    returns the values to yield.
+    holds ``"parallel"`` or ``"reduction"`` per loop. The block has one
+    argument per operand: its element type (a scalar input's own type).
     """
     op = GenericOp(
         result_tensors=[v.type for v in inits], inputs=list(inputs), outputs=list(inits),
         indexing_maps=ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]),
         iterator_types=ir.ArrayAttr.get(
             [ir.Attribute.parse(f"#linalg.iterator_type<{it}>") for it in iterators]))
-    block = op.regions[0].blocks.append(*[v.type.element_type for v in [*inputs, *inits]])
+    block = op.regions[0].blocks.append(*[v.type.element_type if isinstance(v.type, ir.ShapedType) else v.type
+                                          for v in [*inputs, *inits]])
+    return op, block
+
+
+def generic(inputs: Sequence[ir.Value], inits: Sequence[ir.Value], maps: Sequence[ir.AffineMap],
+            iterators: Sequence[str], body: Callable[..., list]) -> list:
+    """Build a ``linalg.generic`` (see :func:`empty_generic`) and return its results.
+
+    ``body`` is called inside the region with the block arguments (input
+    elements, then accumulators) and returns the values to yield.
+    """
+    op, block = empty_generic(inputs, inits, maps, iterators)
     with ir.InsertionPoint(block):
         YieldOp(body(*block.arguments))
     return list(op.results)
+
+
+def iterator_kinds(op: ir.Operation) -> list:
+    """``"parallel"`` or ``"reduction"`` for each loop of the ``linalg.generic`` ``op``."""
+    return [str(a).split("<")[1].rstrip(">") for a in op.attributes["iterator_types"]]
 
 
 def dynamic_sizes(x: ir.Value, dims: Sequence[int]) -> list:
@@ -438,11 +454,8 @@ def rebuild_generic(op: ir.Operation, inputs: Sequence[ir.Value], inits: Sequenc
     ``op``'s results are replaced and ``op`` erased; the new op is returned.
     """
     with ir.InsertionPoint(op), op.location:
-        new = GenericOp(result_tensors=[v.type for v in inits], inputs=list(inputs), outputs=list(inits),
-                        indexing_maps=ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]),
-                        iterator_types=op.attributes["iterator_types"])
+        new, block = empty_generic(inputs, inits, maps, iterator_kinds(op))
     old_block = op.regions[0].blocks[0]
-    block = new.regions[0].blocks.append(*[old_block.arguments[k].type for k in arguments])
     for k, argument in zip(arguments, block.arguments):
         old_block.arguments[k].replace_all_uses_with(argument)
     at_end = ir.InsertionPoint(block)

@@ -60,18 +60,6 @@ def _batched_type(value: ir.Value, prefix: tuple) -> ir.Type:
     return derivative_type(value.type, prefix)
 
 
-def _nested_backward(bw, ops: list, sources: list):
-    """A backward engine for replayed ``ops``: only values that depend on ``sources`` take adjoints.
-
-    ``sources`` are the active carries and loop-invariant values the ops
-    read. A float computed from integers alone (an ``arith.sitofp`` of a
-    counter) has no derivative, whatever op made it, so no rule is asked for.
-    """
-    nested = bw.nested()
-    nested.accept = reach(dependency_graph(ops), sources, carries_derivative).__contains__
-    return nested
-
-
 def _replace_uses(op: ir.Operation, results: Sequence[ir.Value]) -> None:
     for old, new in zip(op.results, results):
         old.replace_all_uses_with(new)
@@ -272,7 +260,7 @@ def _branches_vjp(c, cotangents, rebuild):
     for region, block in enumerate(blocks):
         with ir.InsertionPoint(block):
             ops, yielded = copy_body(op, [], region)
-            nested = _nested_backward(bw, ops, outer)
+            nested = bw.nested(ops, outer)
             for value, ct in zip(yielded, cotangents):
                 nested.accumulate(value, ct)
             nested.sweep(ops)
@@ -512,7 +500,7 @@ def _reverse_step(c, loop: ir.Operation, region: int, arguments: list, adjoints:
     """
     ops, yielded = copy_body(loop, arguments, region)
     replayed_carries = arguments[len(arguments) - len(loop.results):]
-    nested = _nested_backward(c.engine, ops, [replayed_carries[k] for k in active] + outer)
+    nested = c.engine.nested(ops, [replayed_carries[k] for k in active] + outer)
     for j, k in enumerate(active):
         nested.accumulate(yielded[k], Val(adjoints[j]))
     nested.sweep(ops)

@@ -58,9 +58,9 @@ from tensorad.dialects import builder, linalg_builder
 from tensorad.dialects.builder import Val, scalar_constant, zeros_like
 from tensorad.dialects.families.linalg import family, operand_segments
 from tensorad.dialects.record import Trait, has_trait
-from tensorad.passes.walk import copy_body
+from tensorad.passes.walk import collect, copy_body
 
-from .activity import captured_values, carries_derivative, dependency_graph, is_float_tensor, reach
+from .activity import captured_values, dependency_graph, is_float_tensor, reach
 from .forward import Forward
 from .reverse import Backward
 from .signature import DerivativeError
@@ -68,16 +68,7 @@ from .signature import DerivativeError
 
 def generalize(fn: ir.Operation) -> None:
     """Rewrite the named structured ops in ``fn`` into ``linalg.generic`` (upstream ``linalg-generalize-named-ops``)."""
-    found = []
-
-    def visit(op):
-        if has_trait(op.operation, Trait.GENERALIZABLE):
-            found.append(op)
-            return ir.WalkResult.INTERRUPT
-        return ir.WalkResult.ADVANCE
-
-    fn.walk(visit)
-    if found:
+    if collect(fn, lambda op: has_trait(op, Trait.GENERALIZABLE)):
         passmanager.PassManager.parse("func.func(linalg-generalize-named-ops)").run(fn)
 
 
@@ -169,8 +160,7 @@ def _combination(out: ir.Value, yielded: ir.Value, depends_on_out: set) -> _Outp
 def _parts(op: ir.Operation) -> _Generic:
     inputs, outputs = operand_segments(op)
     maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
-    iterators = [str(a).split("<")[1].rstrip(">") for a in op.attributes["iterator_types"]]
-    return _Generic(op, inputs, outputs, maps, iterators, op.regions[0].blocks[0])
+    return _Generic(op, inputs, outputs, maps, linalg_builder.iterator_kinds(op), op.regions[0].blocks[0])
 
 
 def _shifted(m: ir.AffineMap, nb: int, batched: bool) -> ir.AffineMap:
@@ -185,33 +175,8 @@ def _reads_dims(m: ir.AffineMap) -> set:
     return {e.position for e in m.results if isinstance(e, ir.AffineDimExpr)}
 
 
-def _iterator_attr(kind: str) -> ir.Attribute:
-    return ir.Attribute.parse(f"#linalg.iterator_type<{kind}>")
-
-
-def _new_generic(inputs: list, inits: list, maps: list, iterators: list) -> tuple:
-    """An empty generic and its block (one argument per operand, element types)."""
-    op = GenericOp(result_tensors=[v.type for v in inits], inputs=inputs, outputs=inits,
-                   indexing_maps=ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]),
-                   iterator_types=ir.ArrayAttr.get([_iterator_attr(k) for k in iterators]))
-    types = [v.type.element_type if isinstance(v.type, ir.ShapedType) else v.type for v in inputs + inits]
-    block = op.regions[0].blocks.append(*types)
-    return op, block
-
-
 def _element(value: ir.Value) -> ir.Type:
     return value.type.element_type if isinstance(value.type, ir.ShapedType) else value.type
-
-
-def _is_float_scalar(value: ir.Value) -> bool:
-    return isinstance(value.type, ir.FloatType)
-
-
-def _varied_scalars(ops: list, sources, template: ir.Operation):
-    """Whether a value of the replayed ``ops`` may take an adjoint: a float scalar depending on ``sources``
-    or on what ``template``'s body captures (never a value computed from integers alone, an ``arith.sitofp``)."""
-    varied = reach(dependency_graph(ops), list(sources) + captured_values(template), carries_derivative)
-    return lambda value: _is_float_scalar(value) and value in varied
 
 
 def _captured_active(op: ir.Operation, active, mode: str) -> list:
@@ -275,17 +240,11 @@ def _generic_jvp(c, tangents):
         elif t is None:
             t = zeros_like(g.outputs[j], fw.prefix)
         inits.append(t), init_maps.append(_shifted(out_maps[j], nb, True)), init_roles.append(("tangent", n_in + j))
-    op, block = _new_generic(ins, inits, maps + init_maps, ["parallel"] * nb + g.iterators)
+    op, block = linalg_builder.empty_generic(ins, inits, maps + init_maps, ["parallel"] * nb + g.iterators)
     args = dict(zip(roles + init_roles, block.arguments))
     with ir.InsertionPoint(block):
-        replay_args = []
-        for k, y in enumerate(g.inputs + g.outputs):
-            if ("primal", k) in args:
-                replay_args.append(args[("primal", k)])
-            else:  # the init of an additive reduction: its tangent is carried below
-                replay_args.append(scalar_constant(0, _element(y)))
-        ops, yielded = copy_body(c.op, replay_args)
-        ops = _bind_indices(ops, nb)
+        # The init of an additive reduction is not read: its tangent is carried below.
+        ops, yielded = _replay_body(g, args, nb)
         seeds = {args[("primal", k)]: Val(args[("tangent", k)])
                  for k in range(n_in + len(g.outputs)) if ("tangent", k) in args and ("primal", k) in args}
         for v in captured:
@@ -320,6 +279,19 @@ def _replayed(ops: list, yielded: ir.Value, kind: _Output) -> ir.Value:
     combiner = yielded.owner.operation
     position = [i for i, v in enumerate(kind.combiner.operands) if v == kind.addend][0]
     return combiner.operands[position]
+
+
+def _replay_body(g: _Generic, primal: dict, shift: int = 0, loops: Optional[list] = None) -> tuple:
+    """Copy ``g``'s body to the current insertion point; return its ops and the values it yields.
+
+    ``primal[("primal", k)]`` stands for block argument ``k``; an argument
+    not given (the init of a reduction whose rule handles it apart) is a zero
+    placeholder. ``linalg.index`` is bound as :func:`_bind_indices` says.
+    """
+    arguments = [primal[("primal", k)] if ("primal", k) in primal else scalar_constant(0, _element(y))
+                 for k, y in enumerate(g.inputs + g.outputs)]
+    ops, yielded = copy_body(g.op, arguments)
+    return _bind_indices(ops, shift, loops), yielded
 
 
 def _bind_indices(ops: list, shift: int = 0, loops: Optional[list] = None) -> list:
@@ -364,25 +336,25 @@ class _Reads:
     Keys: ``("primal", k)`` for input ``k`` or the init of a ``"read"`` output,
     ``("final", j)``/``("count", j)`` for a max/min output's result and the
     number of elements equal to it, ``("ct", j)`` for output ``j``'s cotangent.
+    ``captured`` holds the active scalars the body captures (read in place).
     """
 
     entries: list
+    captured: list
 
     def keys(self) -> list:
         return [e[0] for e in self.entries]
 
 
-def _adjoint_sweep(c, g: _Generic, kinds: list, live: list, value_of: dict, shift: int,
+def _adjoint_sweep(c, g: _Generic, kinds: list, live: list, reads: _Reads, value_of: dict, shift: int,
                    loops: Optional[list]) -> Backward:
     """Replay the body at the current insertion point and sweep it back from the result cotangents.
 
     ``value_of`` maps each read's key to its scalar here.
     """
-    replay_args = [value_of[("primal", k)] if ("primal", k) in value_of else scalar_constant(0, _element(y))
-                   for k, y in enumerate(g.inputs + g.outputs)]
-    ops, yielded = copy_body(c.op, replay_args)
-    ops = _bind_indices(ops, shift, loops)
-    inner = Backward(_varied_scalars(ops, value_of.values(), c.op), (), c.derive)
+    ops, yielded = _replay_body(g, value_of, shift, loops)
+    # One element at a time: the cotangents inside the body have no batch prefix.
+    inner = c.engine.nested(ops, list(value_of.values()) + reads.captured, prefix=())
     for j in live:
         ct, kind = value_of[("ct", j)], kinds[j]
         if kind.kind == "read":
@@ -398,7 +370,7 @@ def _adjoint_sweep(c, g: _Generic, kinds: list, live: list, value_of: dict, shif
     return inner
 
 
-def _reads(c, g: _Generic, kinds: list, live: list, cotangents: list, counts: dict) -> _Reads:
+def _reads(c, g: _Generic, kinds: list, live: list, cotangents: list, counts: dict, captured: list) -> _Reads:
     n_in = len(g.inputs)
     out_maps = g.maps[n_in:]
     entries = [(("primal", i), x, g.maps[i], False) for i, x in enumerate(g.inputs)]
@@ -409,7 +381,7 @@ def _reads(c, g: _Generic, kinds: list, live: list, cotangents: list, counts: di
             entries.append((("final", j), c.op.results[j], out_maps[j], False))
             entries.append((("count", j), counts[j], out_maps[j], False))
         entries.append((("ct", j), cotangents[j], out_maps[j], True))
-    return _Reads(entries)
+    return _Reads(entries, captured)
 
 
 def _equal_as_float(a: ir.Value, b: ir.Value) -> Val:
@@ -426,12 +398,10 @@ def _selection_counts(c, g: _Generic, kinds: list, selecting: list) -> dict:
         et = _element(init)
         maps = g.maps[:n_in] + [g.maps[n_in + j]] * 2
         seed = _equal_as_float(init, final)
-        op, block = _new_generic(list(g.inputs) + [final], [seed], maps, g.iterators)
+        op, block = linalg_builder.empty_generic(list(g.inputs) + [final], [seed], maps, g.iterators)
         with ir.InsertionPoint(block):
             args = list(block.arguments)
-            replay = args[:n_in] + [scalar_constant(0, _element(y)) for y in g.outputs]
-            ops, yielded = copy_body(c.op, replay)
-            _bind_indices(ops)
+            ops, yielded = _replay_body(g, {("primal", i): a for i, a in enumerate(args[:n_in])})
             addend = _replayed(ops, yielded[j], kinds[j])
             hit = arith.cmpf(arith.CmpFPredicate.OEQ, addend, args[n_in])
             one = arith.select(hit, scalar_constant(1, et), scalar_constant(0, et))
@@ -457,7 +427,7 @@ def _generic_vjp(c, cotangents):
                 if kinds[j].kind == "read" and bw.accept(y)]
     targets += [(("captured", v), v, empty_map) for v in captured]
     counts = _selection_counts(c, g, kinds, [j for j in live if kinds[j].kind == "select"])
-    reads = _reads(c, g, kinds, live, cotangents, counts)
+    reads = _reads(c, g, kinds, live, cotangents, counts, captured)
     contributions = {}
     for j in live:  # what an additive or max/min reduction passes to its init
         init = g.outputs[j]
@@ -508,12 +478,12 @@ def _adjoint_generic(c, g: _Generic, kinds: list, live: list, reads: _Reads, key
     accumulates = "reduction" in iterators
     if not accumulates:
         init = linalg_builder.empty_like(init)
-    op, block = _new_generic([v for _, v, _, _ in reads.entries], [init], maps + [_shifted(m, nb, True)],
+    op, block = linalg_builder.empty_generic([v for _, v, _, _ in reads.entries], [init], maps + [_shifted(m, nb, True)],
                              iterators)
     with ir.InsertionPoint(block):
         args = list(block.arguments)
         value_of = dict(zip(reads.keys(), args))
-        inner = _adjoint_sweep(c, g, kinds, live, value_of, nb, None)
+        inner = _adjoint_sweep(c, g, kinds, live, reads, value_of, nb, None)
         local = value if key[0] == "captured" else value_of[key]
         contribution = inner.adjoints.get(local)
         if not accumulates:
@@ -564,7 +534,7 @@ def _adjoint_loops(c, g: _Generic, kinds: list, live: list, reads: _Reads, targe
         value_of = {key: Val(tensor.ExtractOp(value, _positions(m, loops)).result)
                     if isinstance(value.type, ir.ShapedType) else value
                     for key, value, m, _ in reads.entries}
-        inner = _adjoint_sweep(c, g, kinds, live, value_of, 0, loops)
+        inner = _adjoint_sweep(c, g, kinds, live, reads, value_of, 0, loops)
         updated = []
         for (key, value, m), acc in zip(targets, accumulators):
             contribution = inner.adjoints.get(value if key[0] == "captured" else value_of[key])

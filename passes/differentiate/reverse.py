@@ -21,7 +21,7 @@ from tensorad.dialects.builder import Val, add, wrap, zeros_like
 from tensorad.dialects.derivatives import make_context
 from tensorad.dialects.record import Trait, has_trait, record_of
 
-from .activity import active_values, is_float_tensor
+from .activity import active_values, carries_derivative, dependency_graph, reach
 from .signature import DerivativeError, derivative_type, shapes_of
 
 
@@ -50,9 +50,18 @@ class Backward:
         self.adjoints: dict = {}
         self.accept, self.prefix, self.derive = accept, prefix, derive
 
-    def nested(self) -> "Backward":
-        """An engine for a recomputed body: every float value there may take contributions."""
-        return Backward(is_float_tensor, self.prefix, self.derive)
+    def nested(self, ops: list, sources: list, prefix: tuple | None = None) -> "Backward":
+        """An engine for replayed ``ops`` (a body): only values that depend on ``sources`` take adjoints.
+
+        ``sources`` are the active values the ops read (carries, captured
+        values, a generic's operand elements). A float computed from integers
+        alone (an ``arith.sitofp`` of a counter) has no derivative, whatever op
+        made it, so no rule is asked for. ``prefix`` is the batch prefix of the
+        cotangents in the body (this engine's unless given: ``()`` in a
+        ``linalg.generic`` body, which sees one element at a time).
+        """
+        varied = reach(dependency_graph(ops), sources, carries_derivative)
+        return Backward(varied.__contains__, self.prefix if prefix is None else prefix, self.derive)
 
     def accumulate(self, value: ir.Value, contribution) -> None:
         """Add ``contribution`` (a Val, or None for zero) to the adjoint of ``value``."""

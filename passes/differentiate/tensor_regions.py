@@ -37,7 +37,7 @@ from tensorad.dialects.builder import Val, zeros_like
 from tensorad.dialects.families.structure import family
 from tensorad.passes.walk import copy_body, defined_outside
 
-from .activity import captured_values, carries_derivative, dependency_graph, reach
+from .activity import captured_values
 from .signature import DerivativeError
 
 
@@ -147,10 +147,7 @@ def _generate_vjp(c, cotangents):
 
     def step(indices, sums):
         ops, yielded = copy_body(op, indices)
-        nested = bw.nested()
-        # Only what depends on the active captured values takes adjoints: a
-        # float made from the indices alone (an arith.sitofp) has no derivative.
-        nested.accept = reach(dependency_graph(ops), outer, carries_derivative).__contains__
+        nested = bw.nested(ops, outer)  # a float made from the indices alone has no derivative
         nested.accumulate(yielded[0], tad_ops.element(ct, indices, nb))
         nested.sweep(ops)
         dead = []

@@ -37,13 +37,13 @@ from __future__ import annotations
 from mlir import ir
 
 from tensorad.dialects.families.linalg import operand_segments
-from tensorad.dialects.linalg_builder import empty_like, rebuild_generic
+from tensorad.dialects.linalg_builder import empty_like, iterator_kinds, rebuild_generic
 
 from ..walk import collect
 
 
 def _reads_parallel_init(op: ir.Operation) -> bool:
-    if op.name != "linalg.generic" or any("reduction" in str(a) for a in op.attributes["iterator_types"]):
+    if op.name != "linalg.generic" or "reduction" in iterator_kinds(op):
         return False
     n_inputs = len(operand_segments(op)[0])
     return any(list(arg.uses) for arg in list(op.regions[0].blocks[0].arguments)[n_inputs:])

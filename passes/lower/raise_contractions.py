@@ -45,7 +45,7 @@ from tensorad.dialects.record import Trait, has_trait
 from ..walk import collect
 
 
-def _generic_form(op: ir.Operation, module: ir.Module) -> Optional[ir.Operation]:
+def _generic_form(op: ir.Operation, module: Optional[ir.Module]) -> Optional[ir.Operation]:
     """``op`` itself for a generic; for a named op, its generic in the scratch ``module`` (a named op has no captures)."""
     if op.name == "linalg.generic":
         return op
@@ -151,7 +151,8 @@ def run(op: ir.Operation, pass_) -> None:
     candidates = collect(op, lambda inner: inner.name == "linalg.generic"
                          or has_trait(inner, Trait.GENERALIZABLE))
     for candidate in candidates:
-        scratch = ir.Module.create()  # alive while its ops are read
+        # A named op is read in its generic form, in a scratch module kept alive while it is read.
+        scratch = None if candidate.name == "linalg.generic" else ir.Module.create()
         generic = _generic_form(candidate, scratch)
         dims = _contraction(generic) if generic is not None else None
         if dims is not None:
