@@ -25,9 +25,9 @@ from mlir.dialects import arith, tensor
 
 from tensorad.dialects import builder
 
-from . import dtypes as _dt
-from .errors import TracingError
-from .tracing import Tracer, constant_tracer, emits_ops
+from .. import dtypes as _dt
+from ..errors import TracingError
+from ..tracing import Tracer, constant_tracer, emits_ops
 
 float32, float64 = np.dtype("float32"), np.dtype("float64")
 int32, int64 = np.dtype("int32"), np.dtype("int64")
