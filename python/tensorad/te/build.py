@@ -157,6 +157,9 @@ def build(schedule_or_args, args: Sequence[Tensor] | None = None, target: str = 
     outputs = [t for t in tensors if not isinstance(t.op, PlaceholderOp)]
     if not outputs:
         raise ValueError("te.build needs at least one output (a compute) among its arguments")
+    missing = [t.name for t in graph_of(outputs) if isinstance(t.op, PlaceholderOp) and t not in inputs]
+    if missing:
+        raise ValueError(f"the outputs need {', '.join(missing)}, which is not an argument of te.build")
     return Module(inputs, outputs, name)
 
 

@@ -37,11 +37,25 @@ from .emit import padding_of
 _names = itertools.count()
 
 
-def _shape_of(shape) -> tuple:
+class Shape(tuple):
+    """A tensor's shape: a tuple that also concatenates with lists, as TVM's shape arrays do."""
+
+    def __add__(self, other):
+        return Shape(tuple(self) + tuple(other))
+
+    def __radd__(self, other):
+        return Shape(tuple(other) + tuple(self))
+
+    def __getitem__(self, index):
+        item = tuple.__getitem__(self, index)
+        return Shape(item) if isinstance(index, slice) else item
+
+
+def _shape_of(shape) -> Shape:
     shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
     if not builtins.all(isinstance(d, (int, np.integer)) and d >= 0 for d in shape):
         raise ValueError(f"a tensor shape is a tuple of non-negative ints, got {shape!r}")
-    return tuple(int(d) for d in shape)
+    return Shape(int(d) for d in shape)
 
 
 def _dtype_name(dtype) -> str:
