@@ -20,14 +20,16 @@ _PUBLIC = {
                "UnexpectedTracerError"),
     "compiler": ("Jitted", "Lowered", "clear_caches", "compile_mlir", "jit"),
     "runtime": ("Array", "CallStats", "block_until_ready", "last_call_stats", "live_bytes"),
-    "autodiff": ("custom_jvp", "custom_vjp", "grad", "hessian", "jacfwd", "jacrev", "jvp", "linear_transpose",
-                 "linearize", "stop_gradient", "value_and_grad", "vjp"),
+    "autodiff": ("custom_jvp", "custom_vjp", "hessian", "jacfwd", "jacrev", "jvp", "linear_transpose",
+                 "linearize", "stop_gradient"),
+    # JAX's grad/value_and_grad/vjp, taking MindSpore's weights=/grad_position= too.
+    "weights": ("grad", "value_and_grad", "vjp"),
     "vectorize": ("vmap",),
     "remat": ("checkpoint", "checkpoint_name", "checkpoint_policies", "memory_report",
               "print_saved_residuals"),
 }
 _HOME = {name: module for module, names in _PUBLIC.items() for name in names}
-_SUBMODULES = ("numpy", "lax", "nn", "optim", "tree", "tree_util", "test_util")
+_SUBMODULES = ("numpy", "lax", "nn", "optim", "te", "tree", "tree_util", "test_util")
 __all__ = sorted(_HOME) + list(_SUBMODULES)
 
 
