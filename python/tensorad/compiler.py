@@ -38,7 +38,7 @@ from tensorad.passes.options import OptionError, parse
 from tensorad.passes.registry import PassResults, PassSpec
 
 # Traced functions use Tracer's array methods and operators, which tensorad.numpy installs.
-from . import dtypes, numpy as _array_methods, tree  # noqa: F401
+from . import baked, dtypes, numpy as _array_methods, tree  # noqa: F401
 from .errors import CompileError, ExportError, TracingError
 from .export import prepare_c_entry
 from .runtime import Executable, donatable_inputs
@@ -650,9 +650,13 @@ class Jitted:
         in_avals = [(a.shape, a.dtype) for a in arrays]
         # GPU code copies its arguments to the device: there is nothing to donate.
         donated = static.donated if static and self.device == "cpu" else ()
-        with COMPILE_LOCK:
+        with COMPILE_LOCK, baked.recording() as read:
             module, out_tree, out_avals = trace_function(self._with_statics(static), in_avals,
                                                          in_tree=in_tree)
+            # Values compiled in as constants (parameters the function closes over): when
+            # one changes, this function's code is dropped and the next call compiles again.
+            for source in read:
+                baked.depend(source, _forgetter(self))
             _mark_arguments(module.body.operations[0].operation, donated,
                             {DONATED: ir.UnitAttr.get(module.context)})
             lowered = Lowered(module, in_avals, out_tree, out_avals, self.differentiate_options, self.device,
@@ -791,6 +795,18 @@ def _fast_key(args: tuple, arrays: list) -> tuple | None:
         if not (contiguous and aligned and dtype == arr.dtype):
             return None
     return key
+
+
+def _forgetter(jitted: "Jitted") -> Callable[[], None]:
+    """A callback dropping ``jitted``'s compiled code (without keeping ``jitted`` alive)."""
+    ref = weakref.ref(jitted)
+
+    def forget() -> None:
+        alive = ref()
+        if alive is not None:
+            alive.clear_cache()
+
+    return forget
 
 
 def clear_caches() -> None:

@@ -13,7 +13,8 @@ Other keywords (``options``) go to the JAX-shaped function unchanged.
 one), usually ``net.trainable_params()``. While ``fn`` is traced each one
 holds a traced argument, so the compiled code reads their current arrays on
 every call. Other parameters ``fn`` reads become constants of the compiled
-code; when one of them changes (``set_data``) the code is compiled again.
+code; when one of them changes (``set_data``) the code is compiled again
+(:mod:`tensorad.baked`).
 
 Examples
 --------
@@ -35,7 +36,7 @@ from typing import Callable, Sequence
 
 from . import autodiff
 from .compiler import Jitted
-from .nn.module import Parameter, recording_reads
+from .nn.module import Parameter
 from .tracing import Tracer, function_name
 
 
@@ -51,30 +52,21 @@ def _weights_list(weights) -> tuple:
 
 
 class _WithWeights:
-    """``fn`` as a function of ``(weight arrays, *inputs)``: the weights hold the given arrays while it runs.
-
-    Remembers the other parameters a trace read (their arrays are constants of
-    the compiled code) with their versions, so callers can tell when to compile again.
-    """
+    """``fn`` as a function of ``(weight arrays, *inputs)``: the weights hold the given arrays while it runs."""
 
     def __init__(self, fn: Callable, weights: list):
-        self.fn, self.weights, self.baked = fn, weights, {}
+        self.fn, self.weights = fn, weights
         self.__name__ = function_name(fn)
 
     def __call__(self, weight_arrays, *inputs):
         saved = [w._data for w in self.weights]
-        with recording_reads() as read:
-            try:
-                for w, array in zip(self.weights, weight_arrays):
-                    w.substitute(array)
-                return self.fn(*inputs)
-            finally:
-                for w, array in zip(self.weights, saved):
-                    w.substitute(array)
-                self.baked.update({p: version for p, version in read.items() if not isinstance(p._data, Tracer)})
-
-    def stale(self) -> bool:
-        return any(p.version != version for p, version in self.baked.items())
+        try:
+            for w, array in zip(self.weights, weight_arrays):
+                w.substitute(array)
+            return self.fn(*inputs)
+        finally:
+            for w, array in zip(self.weights, saved):
+                w.substitute(array)
 
 
 # One wrapper per (function, weights), so that the compiled code of each is reused.
@@ -88,7 +80,7 @@ def _with_weights(fn: Callable, weights: list) -> _WithWeights:
     except TypeError:  # not weakly referenceable
         return _WithWeights(fn, weights)
     wrapper = per_fn.get(key)
-    if wrapper is None or wrapper.weights != weights or wrapper.stale():
+    if wrapper is None or wrapper.weights != weights:
         wrapper = per_fn[key] = _WithWeights(fn, weights)
     return wrapper
 
@@ -145,10 +137,10 @@ class _MindSporeDerivative:
         self.listed, self.single = _weights_list(weights) if weights is not None else ([], False)
         self.fn, self.grad_position, self.has_aux = fn, grad_position, has_aux
         self.return_ids, self.with_value, self.asked_weights = return_ids, with_value, weights is not None
-        self.wrapped = self.jitted = None
+        self.jitted = self._build()
 
-    def _build(self) -> None:
-        self.wrapped = wrapped = _WithWeights(self.fn, self.listed)
+    def _build(self) -> Jitted:
+        wrapped = _WithWeights(self.fn, self.listed)
         grad_position, has_aux = self.grad_position, self.has_aux
 
         def derivative(weight_arrays, *args):
@@ -170,11 +162,9 @@ class _MindSporeDerivative:
             return value, tuple(grads[0]), tuple(grads[1:])
 
         derivative.__name__ = f"grad_{function_name(self.fn)}"
-        self.jitted = Jitted(derivative, static_argnums=())
+        return Jitted(derivative)
 
     def __call__(self, *args):
-        if self.jitted is None or self.wrapped.stale():
-            self._build()
         value, weight_grads, input_grads = self.jitted(_arrays(self.listed), *args)
         positions = () if self.grad_position is None else _positions(self.grad_position, len(args))
         if self.return_ids:

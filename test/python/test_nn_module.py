@@ -168,6 +168,16 @@ def test_a_parameter_outside_weights_that_changes_recompiles():
     np.testing.assert_allclose(g(x)[0], first[0] * 3.0, rtol=1e-12)
 
 
+def test_jit_closing_over_a_module_recompiles_when_a_parameter_changes():
+    net = TwoLayer(seed=9)
+    x = RNG.standard_normal((2, 3))
+    forward = ta.jit(lambda data: net(data))
+    np.testing.assert_allclose(forward(x), net(x), rtol=1e-12)
+    net.fc2.trainable_params()[1].set_data(np.full(2, 5.0))
+    np.testing.assert_allclose(forward(x), net(x), rtol=1e-12)
+    assert forward.cache_size == 1
+
+
 def test_mindspore_argument_errors():
     net = TwoLayer()
     with pytest.raises(ValueError, match="both be None"):

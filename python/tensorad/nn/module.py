@@ -33,44 +33,12 @@ Examples
 
 from __future__ import annotations
 
-import itertools
-import threading
 from typing import Any, Iterator
 
 import numpy as np
 
-from .. import tree
+from .. import baked, tree
 from ..tracing import Tracer
-
-_versions = itertools.count(1)
-
-
-class _Reads(threading.local):
-    """The parameters read while a recording is open on this thread (see :func:`recording_reads`)."""
-
-    def __init__(self):
-        self.stack: list = []
-
-
-_reads = _Reads()
-
-
-class recording_reads:
-    """Context manager collecting every :class:`Parameter` whose array is read inside it.
-
-    Used to find parameters a traced function read without receiving them as
-    arguments: their arrays became constants of the compiled code, which
-    must be compiled again once they change.
-    """
-
-    def __enter__(self) -> dict:
-        self.read: dict = {}
-        _reads.stack.append(self.read)
-        return self.read
-
-    def __exit__(self, *exc) -> None:
-        _reads.stack.pop()
-
 
 class Parameter:
     """A trainable array owned by a :class:`Module` (MindSpore's ``Parameter``).
@@ -109,18 +77,19 @@ class Parameter:
         if old is not None and (tuple(old.shape), np.dtype(old.dtype)) != (tuple(data.shape), np.dtype(data.dtype)):
             raise ValueError(f"parameter {self.name}: set_data of {data.dtype}{list(data.shape)} into "
                              f"{np.dtype(old.dtype)}{list(old.shape)}")
-        self._data, self.version = data, next(_versions)
+        self._data = data
+        baked.changed(self)
         return self
 
     @property
     def data(self):
         """The current array (a traced array while a transformation substitutes it)."""
-        if _reads.stack:
-            _reads.stack[-1][self] = self.version
+        if not isinstance(self._data, Tracer):
+            baked.note_read(self)
         return self._data
 
     def substitute(self, data) -> None:
-        """Let ``data`` stand for this parameter while a function is traced (no checks, no new version)."""
+        """Let ``data`` stand for this parameter while a function is traced (no checks; not a change)."""
         self._data = data
 
     @property
@@ -188,7 +157,7 @@ def _unflatten(cls):
         for name, (pname, requires_grad), data in zip(names, meta, children):
             parameter = object.__new__(Parameter)
             parameter.name, parameter.requires_grad = pname, requires_grad
-            parameter._data, parameter.version = data, next(_versions)
+            parameter._data = data
             parameters[name] = parameter
         object.__setattr__(module, "_parameters", parameters)
         object.__setattr__(module, "_modules", dict(zip(module_names, children[len(names):])))
