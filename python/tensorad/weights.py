@@ -190,12 +190,27 @@ def _uses_mindspore(grad_position, weights, return_ids) -> bool:
     return grad_position is not None or weights is not None or return_ids
 
 
+def _positional(argnums, more: tuple, has_aux, grad_position, weights) -> tuple:
+    """``(argnums, has_aux, grad_position, weights)`` from JAX's ``(fn, argnums, has_aux)`` or
+    MindSpore's ``(fn, grad_position, weights, has_aux)``: no JAX call passes None or parameters there."""
+    if len(more) > 2:
+        raise TypeError(f"too many positional arguments ({2 + len(more)})")
+    mindspore = argnums is None or (more and isinstance(more[0], (list, tuple, Parameter)))
+    if not mindspore:
+        if len(more) > 1:
+            raise TypeError("(fn, argnums, has_aux): too many positional arguments")
+        return argnums, more[0] if more else has_aux, grad_position, weights
+    if grad_position is not None or weights is not None:
+        raise TypeError("grad_position/weights given both by position and by keyword")
+    return 0, more[1] if len(more) > 1 else has_aux, argnums, more[0] if more else None
+
+
 def _no_options(options: dict) -> None:
     if options:
         raise TypeError(f"{', '.join(options)}: not taken together with grad_position/weights/return_ids")
 
 
-def value_and_grad(fn: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False, *,
+def value_and_grad(fn: Callable, argnums: int | Sequence[int] | None = 0, *more, has_aux: bool = False,
                    grad_position=None, weights=None, return_ids: bool = False, **options):
     """:func:`tensorad.value_and_grad`; with ``grad_position``/``weights``, MindSpore's ``value_and_grad``.
 
@@ -210,17 +225,20 @@ def value_and_grad(fn: Callable, argnums: int | Sequence[int] = 0, has_aux: bool
     >>> float(value), [v.tolist() for v in g]
     (6.0, [[3.0, 3.0], [1.0, 1.0]])
     """
+    argnums, has_aux, grad_position, weights = _positional(argnums, more, has_aux, grad_position, weights)
     if not _uses_mindspore(grad_position, weights, return_ids):
         return autodiff.value_and_grad(fn, argnums, has_aux, **options)
     _no_options(options)
     return _MindSporeDerivative(fn, grad_position, weights, has_aux, return_ids, with_value=True)
 
 
-def grad(fn: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False, *,
+def grad(fn: Callable, argnums: int | Sequence[int] | None = 0, *more, has_aux: bool = False,
          grad_position=None, weights=None, return_ids: bool = False, **options):
     """:func:`tensorad.grad`; with ``grad_position`` and/or ``weights``, MindSpore's ``grad``.
 
-    MindSpore's form differentiates the first output of ``fn`` with respect to
+    The positional arguments after ``fn`` are JAX's ``(argnums, has_aux)``, or
+    MindSpore's ``(grad_position, weights, has_aux)`` when the first is None
+    or the second holds parameters. MindSpore's form differentiates the first output of ``fn`` with respect to
     the inputs at ``grad_position`` (an int: one gradient; a tuple: a tuple;
     None: none) and the parameters ``weights``; the result is the input
     gradients, the weight gradients, or the pair ``(inputs, weights)`` when
@@ -238,6 +256,7 @@ def grad(fn: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False, 
     >>> dx.tolist(), dw.tolist(), db.tolist()
     ([[6.0, 12.0]], [[6.0, 6.0]], [6.0])
     """
+    argnums, has_aux, grad_position, weights = _positional(argnums, more, has_aux, grad_position, weights)
     if not _uses_mindspore(grad_position, weights, return_ids):
         return autodiff.grad(fn, argnums, has_aux, **options)
     _no_options(options)

@@ -32,6 +32,7 @@ def load_example(monkeypatch):
 @pytest.mark.parametrize("name, epochs, min_accuracy", [
     ("train_mlp_digits", 8, 0.92),
     ("train_cnn_digits", 6, 0.93),
+    ("train_cells_digits", 8, 0.92),
 ])
 def test_digit_classifiers_learn(load_example, capsys, name, epochs, min_accuracy):
     result = load_example(name).main(epochs=epochs)
