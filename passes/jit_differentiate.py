@@ -1,11 +1,12 @@
 """``tad-jit-differentiate``: the named pipeline of ``tensorad.jit``'s ``"differentiated"`` stage.
 
 ``tad-batch`` defines every batched function (``tad.vmap``), and the
-derivatives those depend on; ``tad-differentiate`` defines every other
-declared derivative function;
-``tad-inline`` and ``symbol-dce`` inline them into their callers and drop
-them; ``tad-raise-contractions`` makes hand-written linalg contractions (and
-the adjoints of their derivatives) ``tad.dot_general``; ``tad-simplify`` removes what the inlining made dead or foldable; and
+derivatives those depend on; ``tad-raise-contractions`` makes hand-written
+linalg contractions and convolutions ``tad.dot_general`` / ``tad.conv2d``,
+so that ``tad-differentiate``, which defines every other declared derivative
+function, uses their rules; ``tad-inline`` and ``symbol-dce`` inline them
+into their callers and drop them; ``tad-raise-contractions`` runs again for
+the adjoints of the generics left (contractions too); ``tad-simplify`` removes what the inlining made dead or foldable; and
 ``tad-remat`` chooses what the backward sweep stores, with ``tad-remat``'s
 options. With ``inline=false`` the derivative functions stay functions of
 their own, so that ``tad-remat`` reports on each vjp apart
@@ -14,9 +15,9 @@ their own, so that ``tad-remat`` reports on each vjp apart
 Examples
 --------
 >>> pipeline()
-'builtin.module(tad-batch,tad-differentiate,tad-inline,symbol-dce,tad-raise-contractions,tad-simplify,tad-remat)'
+'builtin.module(tad-batch,tad-raise-contractions,tad-differentiate,tad-inline,symbol-dce,tad-raise-contractions,tad-simplify,tad-remat)'
 >>> pipeline(JitDifferentiateOptions(budget=4096, inline=False))
-'builtin.module(tad-batch,tad-differentiate,tad-raise-contractions,tad-simplify,tad-remat{budget=4096})'
+'builtin.module(tad-batch,tad-raise-contractions,tad-differentiate,tad-raise-contractions,tad-simplify,tad-remat{budget=4096})'
 """
 
 from __future__ import annotations
@@ -40,5 +41,6 @@ def pipeline(options: JitDifferentiateOptions = JitDifferentiateOptions()) -> st
     """The pipeline text of ``tad-jit-differentiate`` with ``options``."""
     remat = RematOptions(**{f.name: getattr(options, f.name) for f in dataclasses.fields(RematOptions)})
     inline = (PassSpec("tad-inline"), "symbol-dce") if options.inline else ()
-    return str(Pipeline(PassSpec("tad-batch"), PassSpec("tad-differentiate"), *inline, PassSpec("tad-raise-contractions"),
+    raise_ = PassSpec("tad-raise-contractions")
+    return str(Pipeline(PassSpec("tad-batch"), raise_, PassSpec("tad-differentiate"), *inline, raise_,
                         PassSpec("tad-simplify"), PassSpec("tad-remat", remat)))

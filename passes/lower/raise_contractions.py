@@ -41,6 +41,7 @@ from mlir.dialects import func
 from tensorad.dialects import builder
 from tensorad.dialects.families.linalg import operand_segments
 from tensorad.dialects.record import Trait, has_trait
+from tensorad.dialects.shapes import window_output_size
 
 from ..walk import collect
 
@@ -78,14 +79,7 @@ def _contraction(generic: ir.Operation) -> Optional[tuple]:
         return None
     if len({t.element_type for t in types}) != 1 or not isinstance(types[0].element_type, ir.FloatType):
         return None
-    block = generic.regions[0].blocks[0]
-    a, b, out = block.arguments
-    ops = [o.operation for o in block.operations]
-    if [o.name for o in ops] != ["arith.mulf", "arith.addf", "linalg.yield"]:
-        return None
-    mul, add, done = ops
-    if set(mul.operands) != {a, b} or a == b or set(add.operands) != {out, mul.results[0]} \
-            or list(done.operands) != [add.results[0]]:
+    if _body_operands(generic) is None:
         return None
     maps = [_dims(ir.AffineMapAttr(m).value) for m in generic.attributes["indexing_maps"]]
     if any(m is None for m in maps):
@@ -96,6 +90,80 @@ def _contraction(generic: ir.Operation) -> Optional[tuple]:
         if where not in ((True, True, True), (True, True, False), (True, False, True), (False, True, True)):
             return None  # a loop only one input reads and the output does not: not a dot product
     return lhs, rhs, result
+
+
+def _linear(expr: ir.AffineExpr) -> Optional[dict]:
+    """``{dim: coefficient, None: constant}`` of an affine expression that is linear; None otherwise."""
+    if isinstance(expr, ir.AffineDimExpr):
+        return {expr.position: 1}
+    if isinstance(expr, ir.AffineConstantExpr):
+        return {None: expr.value}
+    if isinstance(expr, (ir.AffineAddExpr, ir.AffineMulExpr)):
+        lhs, rhs = _linear(expr.lhs), _linear(expr.rhs)
+        if lhs is None or rhs is None:
+            return None
+        if isinstance(expr, ir.AffineAddExpr):
+            return {k: lhs.get(k, 0) + rhs.get(k, 0) for k in {**lhs, **rhs}}
+        for scale, term in ((lhs, rhs), (rhs, lhs)):
+            if set(scale) == {None}:
+                return {k: v * scale[None] for k, v in term.items()}
+    return None
+
+
+def _window_read(form: Optional[dict], out_dim: int, tap_dim: int) -> Optional[tuple]:
+    """``(stride, dilation)`` when ``form`` is ``out * stride + tap * dilation``."""
+    if form is None or form.get(None, 0) != 0 or set(form) - {None} != {out_dim, tap_dim}:
+        return None
+    return form[out_dim], form[tap_dim]
+
+
+def _convolution(generic: ir.Operation) -> Optional[tuple]:
+    """``(data, weight, strides, dilation)`` of a generic computing an NCHW x OIHW convolution (no padding)."""
+    inputs, outputs = operand_segments(generic)
+    if len(inputs) != 2 or len(outputs) != 1 or _body_operands(generic) is None:
+        return None
+    types = [v.type for v in inputs + outputs]
+    if any(not isinstance(t, ir.RankedTensorType) or not t.has_static_shape or t.rank != 4 for t in types):
+        return None
+    maps = [ir.AffineMapAttr(m).value for m in generic.attributes["indexing_maps"]]
+    out = _dims(maps[2])
+    if out is None or len(set(out)) != 4 or maps[2].n_dims != 7:
+        return None
+    n, f, y, x = out
+    for data, weight in ((0, 1), (1, 0)):
+        taps = _dims(maps[weight])
+        if taps is None or taps[0] != f:
+            continue
+        c, ky, kx = taps[1:]
+        forms = [_linear(e) for e in maps[data].results]
+        if forms[0] != {n: 1} or forms[1] != {c: 1}:
+            continue
+        rows, cols = _window_read(forms[2], y, ky), _window_read(forms[3], x, kx)
+        if rows is None or cols is None or min(rows + cols) < 1:
+            continue
+        strides, dilation = (rows[0], cols[0]), (rows[1], cols[1])
+        (batch, _, h, w), (o, _, kh, kw) = types[data].shape, types[weight].shape
+        expected = (batch, o, window_output_size(h, kh, strides[0], 0, 0, dilation[0]),
+                    window_output_size(w, kw, strides[1], 0, 0, dilation[1]))
+        if tuple(types[2].shape) == expected:
+            return inputs[data], inputs[weight], strides, dilation
+    return None
+
+
+def _body_operands(generic: ir.Operation) -> Optional[tuple]:
+    """The block arguments ``(a, b)`` of a body computing ``out + a * b``; None for any other body."""
+    block = generic.regions[0].blocks[0]
+    if len(block.arguments) != 3:
+        return None
+    a, b, out = block.arguments
+    ops = [o.operation for o in block.operations]
+    if [o.name for o in ops] != ["arith.mulf", "arith.addf", "linalg.yield"]:
+        return None
+    mul, add, done = ops
+    if set(mul.operands) != {a, b} or a == b or set(add.operands) != {out, mul.results[0]} \
+            or list(done.operands) != [add.results[0]]:
+        return None
+    return a, b
 
 
 def _is_zero(value: ir.Value) -> bool:
@@ -146,6 +214,20 @@ def _raise(op: ir.Operation, dims: tuple) -> None:
     op.erase()
 
 
+def _raise_convolution(op: ir.Operation, generic: ir.Operation, convolution: tuple) -> None:
+    data, weight, strides, dilation = convolution
+    if generic is not op:  # a named convolution: its operands, not the scratch copy's
+        inputs = operand_segments(generic)[0]
+        data, weight = (op.operands[inputs.index(v)] for v in (data, weight))
+    init = operand_segments(op)[1][0]
+    with ir.InsertionPoint(op), op.location:
+        result = builder.conv2d(data, weight, strides, (0, 0, 0, 0), dilation)
+        if not _is_zero(init):
+            result = builder.wrap(init) + result
+    op.results[0].replace_all_uses_with(result)
+    op.erase()
+
+
 def run(op: ir.Operation, pass_) -> None:
     """Raise every contraction inside ``op`` (a ``builtin.module``) to ``tad.dot_general``."""
     candidates = collect(op, lambda inner: inner.name == "linalg.generic"
@@ -154,6 +236,12 @@ def run(op: ir.Operation, pass_) -> None:
         # A named op is read in its generic form, in a scratch module kept alive while it is read.
         scratch = None if candidate.name == "linalg.generic" else ir.Module.create()
         generic = _generic_form(candidate, scratch)
-        dims = _contraction(generic) if generic is not None else None
+        if generic is None:
+            continue
+        dims = _contraction(generic)
         if dims is not None:
             _raise(candidate, dims)
+            continue
+        convolution = _convolution(generic)
+        if convolution is not None:
+            _raise_convolution(candidate, generic, convolution)

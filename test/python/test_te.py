@@ -172,6 +172,9 @@ def test_convolution_gradients_match_finite_differences():
     forward = te.build([X, K, Z])
     np.testing.assert_allclose(gx, _finite_difference_vjp(forward, [x, k], 0, h), rtol=1e-7, atol=1e-9)
     np.testing.assert_allclose(gk, _finite_difference_vjp(forward, [x, k], 1, h), rtol=1e-7, atol=1e-9)
+    # The convolution's generic is raised to tad.conv2d, so its pullback is the tuned backward ops.
+    differentiated = te.build([X, K, H, dX, dK]).as_text("differentiated")
+    assert "tad.conv2d_backward_data" in differentiated and "tad.conv2d_backward_filter" in differentiated
 
 
 def test_max_pool_gradient_goes_to_the_maximum_without_a_mask():
