@@ -6,6 +6,8 @@ each checked against float64 finite differences or tensorad.numpy.
 """
 
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -246,6 +248,31 @@ def test_dense_gradient_is_contractions_not_jacobians(dense):
     sizes = [int(np.prod([int(n) for n in m.split("x")])) for m in re.findall(r"tensor<((?:\d+x)+)f64>", linalg)
              for m in [m.rstrip("x")]]
     assert max(sizes) <= 30
+
+
+def test_second_order_an_adjoint_is_differentiated_again():
+    X = te.placeholder((3,), "float64", name="X")
+    Y = te.compute((3,), lambda i: te.sin(X[i]) * X[i], name="Y")
+    k = te.reduce_axis((0, 3), "k")
+    L = te.compute((), lambda: te.sum(Y[k], axis=k), name="L")
+    [dX] = te.differentiate(L, [X])
+    V = te.placeholder((3,), "float64", name="V")
+    [hessian_v] = te.differentiate(dX, [X], V)
+    x, v = np.array([0.3, 1.0, -2.0]), np.array([1.0, 2.0, 3.0])
+    g, hv = te.build([X, V, dX, hessian_v])(x, v)
+    np.testing.assert_allclose(g, np.cos(x) * x + np.sin(x), rtol=1e-12)
+    np.testing.assert_allclose(hv, v * (2 * np.cos(x) - np.sin(x) * x), rtol=1e-12)
+
+
+def test_the_cli_differentiates_what_te_lowers():
+    X = te.placeholder((2, 3), "float64", name="X")
+    Y = topi.sum(topi.exp(X))
+    [dX] = te.differentiate(Y, [X])
+    text = te.lower([X, dX])
+    assert "tad.vjp" in text and "linalg.generic" in text
+    done = subprocess.run([sys.executable, "-m", "tensorad.tools.autodiff_opt", "--tad-jit-differentiate"],
+                          input=text, capture_output=True, text=True, check=True)
+    assert "tad.vjp" not in done.stdout and "math.exp" in done.stdout
 
 
 # ----------------------------------------------------------------------------
