@@ -43,6 +43,8 @@ SMALL = {
     "python examples/train_mlp_digits.py": "python examples/train_mlp_digits.py --epochs 1",
     "python examples/train_cnn_digits.py": "python examples/train_cnn_digits.py --epochs 1",
     "python examples/train_char_rnn.py": "python examples/train_char_rnn.py --epochs 1",
+    "python examples/train_cells_digits.py": "python examples/train_cells_digits.py --epochs 1",
+    "python benchmarks/te_gradients.py": "python benchmarks/te_gradients.py --small",
     "python benchmarks/remat_chain.py --small":
         "python benchmarks/remat_chain.py --layers 2 --width 8 --batch 8 --reps 1",
     "python benchmarks/remat_chain.py":
