@@ -115,7 +115,12 @@ def DiffBuildingBlock(output: Tensor, input: Tensor, head: Tensor) -> Tensor:  #
 
     def pullback(*values):
         known, cotangent = dict(zip(dependencies, values[:-1])), values[-1]
-        _, pull = _ad.vjp(lambda x: _emit_of(output, {**known, input: x}), known[input])
+
+        def edge(x):
+            return _emit_of(output, {**known, input: x})
+
+        edge.__name__ = f"{output.name}_of_{input.name}"  # the traced function's symbol: @T_of_X, @T_of_X_vjp
+        _, pull = _ad.vjp(edge, known[input])
         return pull(cotangent, prefix=prefix)[0]
 
     return function_tensor(prefix + input.shape, input.dtype, dependencies + [head], pullback,
