@@ -33,6 +33,7 @@ from typing import Sequence, Union
 import numpy as np
 from mlir import ir
 from mlir.dialects import arith, tensor
+from mlir.dialects import complex as complex_dialect
 
 from .shapes import DYNAMIC, ShapeError, TensorSpec, attr_to_python, infer, is_dynamic
 
@@ -61,14 +62,21 @@ def build(name: str, operands: Sequence, attributes: dict, result: TensorSpec | 
     >>> y.shape
     (4,)
     """
+    [out] = build_all(name, operands, attributes, None if result is None else [result])
+    return out
+
+
+def build_all(name: str, operands: Sequence, attributes: dict, results: Sequence | None = None) -> list:
+    """Like :func:`build` for an op with any number of results (``tad.lu``, ``tad.svd``): a list of them."""
     specs = [TensorSpec.of(v.type) for v in operands]
     py_attrs = {k: attr_to_python(a) for k, a in attributes.items()}
     try:
-        [out] = infer(name, specs, py_attrs, None if result is None else [result])
+        outs = infer(name, specs, py_attrs, None if results is None else list(results))
     except ShapeError as err:
         raise ShapeError(f"'{name}' {err}") from None
-    op = ir.Operation.create(name, results=[out.to_type()], operands=operands, attributes=attributes)
-    return Val(op.result)
+    op = ir.Operation.create(name, results=[out.to_type() for out in outs], operands=operands,
+                             attributes=attributes)
+    return [Val(r) for r in op.results]
 
 
 class Val(ir.Value):
@@ -95,6 +103,10 @@ class Val(ir.Value):
     @property
     def is_float(self) -> bool:
         return isinstance(self.element_type, ir.FloatType)
+
+    @property
+    def is_complex(self) -> bool:
+        return isinstance(self.element_type, ir.ComplexType)
 
     def astype(self, element_type: ir.Type) -> "Val":
         """Convert the elements (``tad.convert``; the value itself when the type is already right)."""
@@ -146,7 +158,10 @@ def scalar_attr(value, element_type: ir.Type) -> ir.Attribute:
 
 
 def constant(value, shape: Sequence[int], element_type: ir.Type) -> Val:
-    """A tensor of ``shape`` filled with the scalar ``value`` (``tad.constant``)."""
+    """A tensor of ``shape`` filled with the scalar ``value`` (``tad.constant``; complex ones from their parts)."""
+    if isinstance(element_type, ir.ComplexType):
+        part = element_type.element_type
+        return make_complex(constant(complex(value).real, shape, part), constant(complex(value).imag, shape, part))
     return build("tad.constant", [], {"value": scalar_attr(value, element_type)},
                  TensorSpec(tuple(shape), element_type))
 
@@ -164,12 +179,21 @@ def scalar_constant(value, element_type: ir.Type) -> Val:
     >>> str(two.type)
     'f64'
     """
+    if isinstance(element_type, ir.ComplexType):
+        part = element_type.element_type
+        return make_complex(scalar_constant(complex(value).real, part), scalar_constant(complex(value).imag, part))
     return Val(arith.ConstantOp(element_type, scalar_attr(value, element_type)).result)
 
 
 def array_constant(array: np.ndarray) -> Val:
     """An ``arith.constant`` holding the elements of a numpy array (dtype mapped by the bindings)."""
-    attr = ir.DenseElementsAttr.get(np.ascontiguousarray(array))
+    array = np.ascontiguousarray(array)
+    if array.dtype.kind == "c":  # the bindings take no complex buffers: the parts
+        return make_complex(array_constant(array.real), array_constant(array.imag))
+    if array.dtype.name == "bfloat16":  # ml_dtypes' type, which the bindings do not know: its bits
+        attr = ir.DenseElementsAttr.get(array.view(np.uint16), type=ir.BF16Type.get())
+    else:
+        attr = ir.DenseElementsAttr.get(array)
     return Val(arith.ConstantOp(attr.type, attr).result)
 
 
@@ -280,6 +304,8 @@ def elementwise(name: str, args: Sequence, result_element_type: ir.Type | None =
     """
     operands = _operands(args, operand_element_type)
     like = operands[0]
+    if like.is_complex and name != "arith.select":
+        return _complex_elementwise(name, operands)
     out_type = ir.RankedTensorType.get(list(like.shape), result_element_type or like.element_type) \
         if isinstance(like.type, ir.RankedTensorType) else (result_element_type or like.element_type)
     op = ir.Operation.create(name, results=[out_type], operands=list(operands),
@@ -291,11 +317,14 @@ def _kind(args: Sequence) -> str:
     t = next(wrap(a) for a in args if not isinstance(a, (bool, int, float))).element_type
     if isinstance(t, ir.FloatType):
         return "float"
+    if isinstance(t, ir.ComplexType):
+        return "complex"
     return "bool" if isinstance(t, ir.IntegerType) and t.width == 1 else "int"
 
 
 def _by_kind(float_op: str | None, int_op: str | None, bool_op: str | None = None):
-    table = {"float": float_op, "int": int_op, "bool": bool_op}
+    # Complex operands take the float op: elementwise() expands it on their parts (or refuses it).
+    table = {"float": float_op, "int": int_op, "bool": bool_op, "complex": float_op}
 
     def fn(*args):
         name = table[_kind(args)]
@@ -342,7 +371,7 @@ sinh, cosh, trunc = _unary("math.sinh"), _unary("math.cosh"), _unary("math.trunc
 def negative(x) -> Val:
     """Elementwise ``-x`` (``arith.negf`` for floats, ``0 - x`` for integers)."""
     x = wrap(x)
-    return elementwise("arith.negf", [x]) if x.is_float else subtract(0, x)
+    return elementwise("arith.negf", [x]) if x.is_float or x.is_complex else subtract(0, x)
 
 
 def square(x) -> Val:
@@ -363,6 +392,12 @@ _CMPI_UNSIGNED = {"eq": 0, "ne": 1, "lt": 6, "le": 7, "gt": 8, "ge": 9}
 def compare(kind: str, a, b) -> Val:
     """Elementwise comparison ``kind`` in ``eq ne lt le gt ge``; an ``i1`` tensor (bools compare unsigned)."""
     category = _kind([a, b])
+    if category == "complex":  # equal where both parts are; complex numbers have no order
+        if kind not in ("eq", "ne"):
+            raise TypeError(f"complex numbers have no order: no comparison {kind!r}")
+        a, b = _operands([a, b])
+        parts = [compare(kind, part(a), part(b)) for part in (real, imag)]
+        return (logical_and if kind == "eq" else logical_or)(*parts)
     if category == "float":
         name, predicate = "arith.cmpf", _CMPF[kind]
     else:
@@ -452,9 +487,197 @@ def convert(x, element_type: ir.Type) -> Val:
     x = wrap(x)
     if x.element_type == element_type:
         return x
+    if isinstance(element_type, ir.ComplexType):  # the parts converted; a real x is the real part
+        part = element_type.element_type
+        if x.is_complex:
+            return make_complex(convert(real(x), part), convert(imag(x), part))
+        re = convert(x, part)
+        return make_complex(re, zeros_like(re))
+    if x.is_complex:  # numpy's astype: the imaginary part is dropped
+        return convert(real(x), element_type)
     if not isinstance(x.type, ir.ShapedType):
         return Val(convert_scalar(x, element_type))
     return build("tad.convert", [x], {}, TensorSpec(x.shape, element_type))
+
+
+# ----------------------------------------------------------------------------
+# Complex numbers: tensors of complex<f32>/complex<f64>, computed on their parts
+# ----------------------------------------------------------------------------
+
+def make_complex(re, im) -> Val:
+    """``re + i im`` of two float values of one type (``tad.complex``; ``complex.create`` on scalars).
+
+    Arithmetic on the result expands on its parts (:func:`elementwise`):
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> with make_context(), ir.Location.unknown():
+    ...     module = ir.Module.create()
+    ...     with ir.InsertionPoint(module.body):
+    ...         z = make_complex(constant(1.0, (2,), ir.F64Type.get()), constant(2.0, (2,), ir.F64Type.get()))
+    ...         w = z * z
+    >>> str(w.type), w.owner.name
+    ('tensor<2xcomplex<f64>>', 'tad.complex')
+    """
+    re, im = wrap(re), wrap(im)
+    if not isinstance(re.type, ir.ShapedType):
+        return Val(complex_dialect.CreateOp(ir.ComplexType.get(re.type), re, im).result)
+    return build("tad.complex", [re, im], {})
+
+
+def real(z) -> Val:
+    """The real part of a complex value (``tad.real``; ``complex.re`` on scalars)."""
+    z = wrap(z)
+    if not isinstance(z.type, ir.ShapedType):
+        return Val(complex_dialect.ReOp(z).result)
+    return build("tad.real", [z], {})
+
+
+def imag(z) -> Val:
+    """The imaginary part of a complex value (``tad.imag``; ``complex.im`` on scalars)."""
+    z = wrap(z)
+    if not isinstance(z.type, ir.ShapedType):
+        return Val(complex_dialect.ImOp(z).result)
+    return build("tad.imag", [z], {})
+
+
+def conj(z) -> Val:
+    """The complex conjugate ``re - i im``."""
+    return make_complex(real(z), negative(imag(z)))
+
+
+def _parts(v) -> tuple:
+    """(real part, imaginary part) of a value; None for the imaginary part of a real one."""
+    v = wrap(v)
+    return (real(v), imag(v)) if v.is_complex else (v, None)
+
+
+def _sum_parts(a, b, negate_second: bool = False):
+    """``a + b`` (``a - b`` with ``negate_second``) where either may be None (zero)."""
+    if b is None:
+        return a
+    if a is None:
+        return negative(b) if negate_second else b
+    return a - b if negate_second else a + b
+
+
+def complex_abs(z) -> Val:
+    """``|z|`` as ``m sqrt(1 + (n/m)**2)`` (``m``, ``n`` the larger and smaller part): no overflow of the squares.
+
+    ``|0| = 0``, with the quotient taken of 1 there so that no derivative is ``0/0``.
+    """
+    a, b = absf(real(z)), absf(imag(z))
+    big, small = maximum(a, b), minimum(a, b)
+    zero = equal(big, 0.0)
+    ratio = small / select(zero, 1.0, big)
+    return select(zero, 0.0, big * sqrt(1.0 + ratio * ratio))
+
+
+def _complex_log(z) -> Val:
+    return make_complex(log(complex_abs(z)), atan2(imag(z), real(z)))
+
+
+def _complex_exp(z) -> Val:
+    magnitude = exp(real(z))
+    return make_complex(magnitude * cos(imag(z)), magnitude * sin(imag(z)))
+
+
+def _complex_divide(a, b) -> Val:
+    """``a / b``, ``b`` scaled by ``|re b| + |im b|`` first (as Smith's algorithm, no overflow of ``|b|**2``)."""
+    (ar, ai), (br, bi) = _parts(a), _parts(b)
+    scale = absf(br) + absf(bi)
+    br, bi = br / scale, bi / scale
+    denominator = (br * br + bi * bi) * scale
+    return make_complex((ar * br + ai * bi) / denominator, (ai * br - ar * bi) / denominator)
+
+
+def _complex_sqrt(z) -> Val:
+    """The principal square root (numpy's): ``t = sqrt((|z| + |re|)/2)``, the other part ``im / 2t``."""
+    re, im = real(z), imag(z)
+    t = sqrt((complex_abs(z) + absf(re)) * 0.5)
+    zero = equal(t, 0.0)
+    half_ratio = absf(im) / (2.0 * select(zero, 1.0, t))
+    right = greater(re, 0.0)
+    out_re = select(zero, 0.0, select(right, t, half_ratio))
+    out_im = select(zero, im, select(right, im / (2.0 * select(zero, 1.0, t)), copysign(t, im)))
+    return make_complex(out_re, out_im)
+
+
+def _complex_tanh(z) -> Val:
+    """``(sinh 2x + i sin 2y) / (cosh 2x + cos 2y)``; for ``|x| > 20``, ``±1 + 4i sin y cos y e^(-2|x|)``."""
+    x, y = real(z), imag(z)
+    far = greater(absf(x), 20.0)
+    near_x = select(far, 0.0, x)  # no overflow of cosh in the branch not taken
+    denominator = cosh(2.0 * near_x) + cos(2.0 * y)
+    tail = exp(-2.0 * absf(x))
+    return make_complex(select(far, copysign(1.0, x), sinh(2.0 * near_x) / denominator),
+                        select(far, 2.0 * sin(2.0 * y) * tail, sin(2.0 * y) / denominator))
+
+
+def _complex_power(z, w) -> Val:
+    """``z ** w = exp(w log z)``; ``0 ** w`` is 0, and ``0 ** 0`` is 1 (as JAX's)."""
+    at_zero = compare("eq", z, 0.0)
+    safe_z = select(at_zero, 1.0, z)
+    power = _complex_exp(multiply(w, _complex_log(safe_z)))
+    zero_power = select(compare("eq", w, 0.0), 1.0, zeros_like(power))
+    return select(at_zero, zero_power, power)
+
+
+def _complex_expm1(z) -> Val:
+    """``exp(z) - 1`` accurate for small ``z``: ``expm1(x) cos y - 2 sin²(y/2)``, ``e^x sin y``."""
+    x, y = real(z), imag(z)
+    half = sin(y * 0.5)
+    return make_complex(expm1(x) * cos(y) - 2.0 * half * half, exp(x) * sin(y))
+
+
+def _complex_log1p(z) -> Val:
+    """``log(1 + z)`` accurate for small ``z``: ``log1p(x(2 + x) + y²) / 2``, ``atan2(y, 1 + x)``."""
+    x, y = real(z), imag(z)
+    return make_complex(0.5 * log1p(x * (2.0 + x) + y * y), atan2(y, 1.0 + x))
+
+
+def _sin_cos_h(z, kind: str) -> Val:
+    x, y = real(z), imag(z)
+    if kind == "sin":
+        return make_complex(sin(x) * cosh(y), cos(x) * sinh(y))
+    if kind == "cos":
+        return make_complex(cos(x) * cosh(y), negative(sin(x) * sinh(y)))
+    if kind == "sinh":
+        return make_complex(sinh(x) * cos(y), cosh(x) * sin(y))
+    return make_complex(cosh(x) * cos(y), sinh(x) * sin(y))
+
+
+_COMPLEX_UNARY = {
+    "arith.negf": lambda z: make_complex(negative(real(z)), negative(imag(z))),
+    "math.exp": _complex_exp, "math.log": _complex_log, "math.sqrt": _complex_sqrt,
+    "math.rsqrt": lambda z: divide(1.0, _complex_sqrt(z)),
+    "math.expm1": _complex_expm1, "math.log1p": _complex_log1p, "math.tanh": _complex_tanh,
+    "math.sin": lambda z: _sin_cos_h(z, "sin"), "math.cos": lambda z: _sin_cos_h(z, "cos"),
+    "math.sinh": lambda z: _sin_cos_h(z, "sinh"), "math.cosh": lambda z: _sin_cos_h(z, "cosh"),
+    "math.tan": lambda z: _complex_divide(_sin_cos_h(z, "sin"), _sin_cos_h(z, "cos")),
+    "math.exp2": lambda z: _complex_exp(z * 0.6931471805599453),  # ln 2
+    "math.log2": lambda z: _complex_log(z) * 1.4426950408889634,  # 1 / ln 2
+    "math.log10": lambda z: _complex_log(z) * 0.4342944819032518,  # 1 / ln 10
+}
+
+
+def _complex_elementwise(name: str, operands: list) -> Val:
+    """The complex result of upstream op ``name`` on complex operands, computed on their parts."""
+    if len(operands) == 1 and name in _COMPLEX_UNARY:
+        return _COMPLEX_UNARY[name](operands[0])
+    if len(operands) == 2 and name in ("arith.addf", "arith.subf"):
+        (ar, ai), (br, bi) = (_parts(v) for v in operands)
+        combine = add if name == "arith.addf" else subtract
+        return make_complex(combine(ar, br), combine(ai, bi))
+    if len(operands) == 2 and name == "arith.mulf":
+        (ar, ai), (br, bi) = (_parts(v) for v in operands)
+        return make_complex(ar * br - ai * bi, ar * bi + ai * br)
+    if len(operands) == 2 and name == "arith.divf":
+        return _complex_divide(*operands)
+    if len(operands) == 2 and name == "math.powf":
+        return _complex_power(*operands)
+    raise TypeError(f"{name} is not supported for complex operands")
 
 
 # ----------------------------------------------------------------------------
@@ -577,6 +800,12 @@ def slice_(x, start: Sequence[int], limit: Sequence[int], strides: Sequence[int]
                                      "strides": _i64_array(strides)})
 
 
+def reverse(x, dimensions: Sequence[int]) -> Val:
+    """``x`` with the order of its elements reversed along each of ``dimensions``."""
+    _static_only("tad.reverse", x)
+    return build("tad.reverse", [x], {"dimensions": _i64_array(sorted(dimensions))})
+
+
 def pad(x, value, low: Sequence[int], high: Sequence[int],
         interior: Sequence[int]) -> Val:
     """Pad ``x`` with the rank-0 tensor ``value``: ``low``/``high`` at the edges, ``interior`` between elements."""
@@ -592,9 +821,48 @@ def iota(shape: Sequence[int], dimension: int, element_type: ir.Type) -> Val:
                   TensorSpec(tuple(shape), element_type))
 
 
+def is_half(t: ir.Type) -> bool:
+    """Whether ``t`` (an element type) is ``f16`` or ``bf16``."""
+    return isinstance(t, (ir.F16Type, ir.BF16Type))
+
+
+def _accumulating_in_f32(build_op):
+    """``build_op`` (of tensors of one element type) run in ``f32`` for ``f16``/``bf16`` tensors, rounded back once.
+
+    Half-precision sums and contractions accumulate in ``f32``, as XLA's
+    do: rounding every partial sum to 8 (bf16) or 11 (f16) bits would lose
+    the small terms of a long sum.
+    """
+    def fn(x, *args, **kwargs):
+        half = wrap(x).element_type
+        if not is_half(half):
+            return build_op(x, *args, **kwargs)
+        f32 = ir.F32Type.get()
+        return convert(build_op(convert(x, f32), *(convert(a, f32) if isinstance(a, ir.Value) else a
+                                                   for a in args), **kwargs), half)
+
+    fn.__name__, fn.__qualname__, fn.__doc__ = build_op.__name__, build_op.__qualname__, build_op.__doc__
+    return fn
+
+
+@_accumulating_in_f32
 def dot_general(lhs, rhs, lhs_batching: Sequence[int], rhs_batching: Sequence[int],
                 lhs_contracting: Sequence[int], rhs_contracting: Sequence[int]) -> Val:
-    """General contraction; the result has batch dims, then lhs free dims, then rhs free dims."""
+    """General contraction; the result has batch dims, then lhs free dims, then rhs free dims.
+
+    ``f16`` and ``bf16`` operands are contracted in ``f32`` and the result rounded back;
+    complex ones as four real contractions.
+    """
+    dims = (lhs_batching, rhs_batching, lhs_contracting, rhs_contracting)
+    if wrap(lhs).is_complex or wrap(rhs).is_complex:
+        (a, b), (c, d) = (_parts(v) for v in (lhs, rhs))
+
+        def dot(x, y):
+            return None if x is None or y is None else dot_general(x, y, *dims)
+
+        re = _sum_parts(dot(a, c), dot(b, d), negate_second=True)
+        return make_complex(re, _sum_parts(dot(a, d), dot(b, c)) if b is not None or d is not None
+                            else zeros_like(re))
     return build("tad.dot_general", [lhs, rhs], {
         "lhs_batching_dimensions": _i64_array(lhs_batching),
         "rhs_batching_dimensions": _i64_array(rhs_batching),
@@ -603,8 +871,20 @@ def dot_general(lhs, rhs, lhs_batching: Sequence[int], rhs_batching: Sequence[in
 
 
 def reduce(kind: str, x, dimensions: Sequence[int]) -> Val:
-    """Reduce ``x`` over ``dimensions`` with ``kind`` in ``{"sum", "max", "min"}``."""
+    """Reduce ``x`` over ``dimensions`` with ``kind`` in ``{"sum", "max", "min"}``.
+
+    A sum of ``f16`` or ``bf16`` elements accumulates in ``f32`` and is rounded once, at the end.
+    """
+    if kind == "sum":
+        if wrap(x).is_complex:
+            return make_complex(_sum_in_f32(real(x), dimensions), _sum_in_f32(imag(x), dimensions))
+        return _sum_in_f32(x, dimensions)
     return build(f"tad.reduce_{kind}", [x], {"dimensions": _i64_array(sorted(dimensions))})
+
+
+@_accumulating_in_f32
+def _sum_in_f32(x, dimensions: Sequence[int]) -> Val:
+    return build("tad.reduce_sum", [x], {"dimensions": _i64_array(sorted(dimensions))})
 
 
 def argmax(x, axis: int) -> Val:
@@ -681,8 +961,33 @@ def take(data, indices, axis: int) -> Val:
 def take_backward(output_grad, indices, axis: int,
                   data_shape: Sequence[int]) -> Val:
     """Scatter-add ``output_grad`` back to ``data_shape`` (gradient of :func:`take`)."""
+    if wrap(output_grad).is_complex:
+        return make_complex(*(take_backward(part(output_grad), indices, axis, data_shape) for part in (real, imag)))
     return build("tad.take_backward", [output_grad, indices], {"axis": _i64(axis)},
                   _like(output_grad, data_shape))
+
+
+def scatter(operand, indices, updates, axis: int, kind: str) -> Val:
+    """``operand`` with slab m of ``updates`` combined (``kind``: set/add/mul/min/max) into its slab ``indices[m]`` along ``axis``.
+
+    Indices outside the axis drop their update (``tad.scatter``).
+    """
+    return build("tad.scatter", [operand, indices, updates], {"axis": _i64(axis), "kind": ir.StringAttr.get(kind)})
+
+
+def argsort(x, descending: bool = False) -> Val:
+    """Stable sorting permutation (i64) of ``x`` along its last axis; NaN sorts as the greatest (``tad.argsort``)."""
+    return build("tad.argsort", [x], {"descending": _i64(bool(descending))})
+
+
+def searchsorted(sorted_values, values, right: bool = False) -> Val:
+    """Positions (i64) where ``values`` go in the ascending 1-D ``sorted_values`` (``tad.searchsorted``)."""
+    return build("tad.searchsorted", [sorted_values, values], {"right": _i64(bool(right))})
+
+
+def cumsum(x, axis: int, reverse: bool = False) -> Val:
+    """Running sum of ``x`` along ``axis``, from the end with ``reverse`` (``tad.cumsum``)."""
+    return build("tad.cumsum", [x], {"axis": _i64(axis), "reverse": _i64(bool(reverse))})
 
 
 def _nll_attrs(reduction: str, ignore_index: int) -> dict:

@@ -26,7 +26,7 @@ from typing import Callable, Optional
 
 from mlir import ir
 
-from .record import record_of
+from .record import Trait, record_of
 
 
 class ShapeError(ValueError):
@@ -290,20 +290,23 @@ _INTEGER_WIDTHS = (1, 8, 16, 32, 64)
 def element_type_problem(t: ir.Type) -> Optional[str]:
     """Why ``tad`` ops cannot hold elements of type ``t``, or None when they can.
 
-    The lowering computes on IEEE floats up to 64 bits and on signless
-    integers; ``index``, complex and x87/quad floats have no lowering.
+    The lowering computes on IEEE floats up to 64 bits, complex numbers of
+    f32 and f64 and signless integers; ``index`` and x87/quad floats have no lowering.
 
     Examples
     --------
     >>> with ir.Context():
     ...     element_type_problem(ir.F32Type.get()), element_type_problem(ir.IndexType.get())
-    (None, 'element type index is not supported (f16, bf16, f32, f64, i1, i8, i16, i32 or i64)')
+    (None, 'element type index is not supported (f16, bf16, f32, f64, complex<f32>, complex<f64>, i1, i8, i16, i32 or i64)')
     """
     if isinstance(t, _FLOAT_ELEMENTS):
         return None
+    if isinstance(t, ir.ComplexType) and isinstance(t.element_type, (ir.F32Type, ir.F64Type)):
+        return None
     if isinstance(t, ir.IntegerType) and t.is_signless and t.width in _INTEGER_WIDTHS:
         return None
-    return f"element type {t} is not supported (f16, bf16, f32, f64, i1, i8, i16, i32 or i64)"
+    return (f"element type {t} is not supported (f16, bf16, f32, f64, complex<f32>, complex<f64>, "
+            "i1, i8, i16, i32 or i64)")
 
 
 def size_problem(t: ir.Type) -> Optional[str]:
@@ -322,11 +325,20 @@ def size_problem(t: ir.Type) -> Optional[str]:
         return None
     shape = [n for n in t.shape if n != ir.ShapedType.get_dynamic_size()]
     element = t.element_type
-    width = element.width if isinstance(element, (ir.IntegerType, ir.FloatType)) else 64
+    if isinstance(element, ir.ComplexType):
+        width = 2 * element.element_type.width
+    else:
+        width = element.width if isinstance(element, (ir.IntegerType, ir.FloatType)) else 64
     n_bytes = prod(shape) * max(width // 8, 1)
     if n_bytes > MAX_TENSOR_BYTES:
         return f"{t} takes {n_bytes} bytes, more than fits in memory (2**63 - 1)"
     return None
+
+
+def _sums_elements(rec) -> bool:
+    """Whether an op's lowering adds or multiplies elements (contractions, reductions), which complex ones cannot."""
+    traits = rec.traits
+    return Trait.CONTRACTION in traits or (Trait.GENERIC_CONSUMER in traits and Trait.FUSIBLE not in traits)
 
 
 def check_op(op: ir.Operation) -> Optional[str]:
@@ -339,6 +351,9 @@ def check_op(op: ir.Operation) -> Optional[str]:
             problem = element_type_problem(value.type.element_type)
             if problem is not None:
                 return problem
+            if isinstance(value.type.element_type, ir.ComplexType) and _sums_elements(rec):
+                return (f"element type {value.type.element_type} is not supported by {op.name}: complex sums and "
+                        "products are built on the parts (tad.real, tad.imag, tad.complex)")
     try:
         operands = [TensorSpec.of(v.type) for v in op.operands]
         results = [TensorSpec.of(v.type) for v in op.results]

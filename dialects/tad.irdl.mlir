@@ -52,6 +52,15 @@ irdl.dialect @tad {
     irdl.results(result: %1)
     irdl.attributes {"start_indices" = %2, "limit_indices" = %3, "strides" = %4}
   }
+  // Reverses the order of the elements along each of `dimensions` (numpy's flip).
+  irdl.operation @reverse {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "#builtin.dense_array"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"dimensions" = %2}
+  }
   // Pads with a rank-0 `padding_value`; non-negative low, high and interior padding.
   irdl.operation @pad {
     %0 = irdl.base "!builtin.tensor"
@@ -276,6 +285,50 @@ irdl.dialect @tad {
     irdl.results(result: %2)
     irdl.attributes {"axis" = %3}
   }
+  // ---- scatter ----
+  // The operand with slab m of `updates` set/added/multiplied/min-ed/max-ed into its slab indices[m] along axis; indices outside the axis are dropped.
+  irdl.operation @scatter {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "!builtin.tensor"
+    %4 = irdl.base "#builtin.integer"
+    %5 = irdl.base "#builtin.string"
+    irdl.operands(operand: %0, indices: %1, updates: %2)
+    irdl.results(result: %3)
+    irdl.attributes {"axis" = %4, "kind" = %5}
+  }
+  // ---- sorting ----
+  // Stable sorting permutation (i64) of every row along the last axis; NaN sorts as the greatest.
+  irdl.operation @argsort {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "#builtin.integer"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"descending" = %2}
+  }
+  // Insertion positions (i64) of `values` in the ascending 1-D `sorted`: before equal elements, or after them with right = 1.
+  irdl.operation @searchsorted {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "#builtin.integer"
+    irdl.operands(sorted: %0, values: %1)
+    irdl.results(result: %2)
+    irdl.attributes {"right" = %3}
+  }
+  // ---- scan ----
+  // Running sum along `axis` (from the end with reverse = 1); the result has the operand's type.
+  irdl.operation @cumsum {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "#builtin.integer"
+    %3 = irdl.base "#builtin.integer"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"axis" = %2, "reverse" = %3}
+  }
   // ---- loss ----
   // Negative log-likelihood of log-probabilities (N, C) or (C) at integer targets, per-class weights; reduction mean, sum or none.
   irdl.operation @nll_loss {
@@ -301,5 +354,187 @@ irdl.dialect @tad {
     irdl.operands(output_grad: %0, predictions: %1, targets: %2, weights: %3)
     irdl.results(result: %4)
     irdl.attributes {"reduction" = %5, "ignore_index" = %6}
+  }
+  // ---- linalg_lapack ----
+  // Lower Cholesky factor of symmetric positive definite matrices (reads the lower triangle).
+  irdl.operation @cholesky {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+  }
+  // Solves op(a) x = b (left_side) or x op(a) = b for triangular a.
+  irdl.operation @triangular_solve {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "#builtin.integer"
+    %4 = irdl.base "#builtin.integer"
+    %5 = irdl.base "#builtin.integer"
+    %6 = irdl.base "#builtin.integer"
+    irdl.operands(a: %0, b: %1)
+    irdl.results(result: %2)
+    irdl.attributes {"left_side" = %3, "lower" = %4, "transpose_a" = %5, "unit_diagonal" = %6}
+  }
+  // Solves op(a) x = b for square a (LU with partial pivoting).
+  irdl.operation @solve {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "#builtin.integer"
+    irdl.operands(a: %0, b: %1)
+    irdl.results(result: %2)
+    irdl.attributes {"transpose_a" = %3}
+  }
+  // LU factorization with partial pivoting: packed factors, pivots, row permutation.
+  irdl.operation @lu {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %0)
+    irdl.results(lu: %1, pivots: %2, permutation: %3)
+  }
+  // The row permutation that LAPACK pivots describe.
+  irdl.operation @lu_pivots_to_permutation {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "#builtin.integer"
+    irdl.operands(pivots: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"permutation_size" = %2}
+  }
+  // QR factorization (reduced, or complete with full_matrices).
+  irdl.operation @qr {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "#builtin.integer"
+    irdl.operands(operand: %0)
+    irdl.results(q: %1, r: %2)
+    irdl.attributes {"full_matrices" = %3}
+  }
+  // Eigenvectors and ascending eigenvalues of symmetric matrices (reads one triangle).
+  irdl.operation @eigh {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "#builtin.integer"
+    irdl.operands(operand: %0)
+    irdl.results(eigenvectors: %1, eigenvalues: %2)
+    irdl.attributes {"lower" = %3}
+  }
+  // Singular value decomposition u diag(s) vt, singular values descending.
+  irdl.operation @svd {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "!builtin.tensor"
+    %4 = irdl.base "#builtin.integer"
+    irdl.operands(operand: %0)
+    irdl.results(u: %1, s: %2, vt: %3)
+    irdl.attributes {"full_matrices" = %4}
+  }
+  // ---- fft ----
+  // Discrete Fourier transform of the trailing dims (fft_type FFT, IFFT, RFFT or IRFFT).
+  irdl.operation @fft {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "#builtin.string"
+    %3 = irdl.base "#builtin.dense_array"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"fft_type" = %2, "fft_lengths" = %3}
+  }
+  // ---- special ----
+  // Elementwise log|gamma(x)| of floats (Lanczos approximation, reflection below 1/2).
+  irdl.operation @lgamma {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+  }
+  // Elementwise polygamma function psi^(order)(x) of floats; order 0 is digamma.
+  irdl.operation @polygamma {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "#builtin.integer"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"order" = %2}
+  }
+  // Elementwise inverse error function of floats in [-1, 1] (Giles' approximation).
+  irdl.operation @erf_inv {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+  }
+  // Elementwise inverse of the standard normal CDF of probabilities in [0, 1].
+  irdl.operation @ndtri {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+  }
+  // ---- complex ----
+  // Elementwise complex number real + i imag of two float tensors of one shape (f32 or f64).
+  irdl.operation @complex {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    irdl.operands(real: %0, imag: %1)
+    irdl.results(result: %2)
+  }
+  // Elementwise real part of a complex tensor.
+  irdl.operation @real {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+  }
+  // Elementwise imaginary part of a complex tensor.
+  irdl.operation @imag {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+  }
+  // ---- collectives ----
+  // Elementwise sum of `operand` over the `processes` processes of the job; every process gets the sum.
+  irdl.operation @psum {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "#builtin.integer"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"processes" = %2}
+  }
+  // The `operand` of every process, stacked in process order along a new leading dim of size `processes`.
+  irdl.operation @all_gather {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "#builtin.integer"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"processes" = %2}
+  }
+  // Sum over processes of `operand` (leading dim of size `processes`); process r gets row r of the sum.
+  irdl.operation @reduce_scatter {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "#builtin.integer"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"processes" = %2}
+  }
+  // Identity on a value every process holds, which each process then uses its own way: its transpose is a psum.
+  irdl.operation @pvary {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "#builtin.integer"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"processes" = %2}
   }
 }

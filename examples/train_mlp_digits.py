@@ -62,7 +62,10 @@ def make_train_step(loss_fn, optimizer: optim.GradientTransformation):
     @ta.jit
     def train_step(params, state, key, *batch):
         key, step_key = random.split(key)
-        loss, grads = value_and_grad(params, step_key, *batch)
+        # Under `mpiexec -n N` each process takes 1/N of the batch and the gradients are
+        # averaged over processes (data parallelism); in one process this is value_and_grad.
+        on_shard = ta.data_parallel(value_and_grad, batch_argnums=range(2, 2 + len(batch)))
+        loss, grads = on_shard(params, step_key, *batch)
         updates, state = optimizer.update(grads, state, params)
         return optim.apply_updates(params, updates), state, key, loss
 

@@ -102,7 +102,7 @@ def _zero_seed(y: builder.Val, prefix: tuple) -> builder.Val:
     ``tad.constant`` holds floats and fixed-width integers only.
     """
     shape = tuple(prefix) + y.shape
-    if y.is_float or ir.ShapedType.get_dynamic_size() in shape:
+    if y.is_float or y.is_complex or ir.ShapedType.get_dynamic_size() in shape:
         return builder.zeros_like(y, prefix)
     zero = builder.scalar_attr(0, y.element_type)
     if not shape and not isinstance(y.type, ir.ShapedType):
@@ -112,7 +112,7 @@ def _zero_seed(y: builder.Val, prefix: tuple) -> builder.Val:
 
 
 def _float_inputs(c: RuleContext, selected) -> tuple:
-    return tuple(i for i, x in enumerate(c.inputs) if x.is_float and selected(i))
+    return tuple(i for i, x in enumerate(c.inputs) if (x.is_float or x.is_complex) and selected(i))
 
 
 @family.jvp("func.call")
@@ -122,7 +122,7 @@ def _call_jvp(c: RuleContext, tangents: list) -> list:
     name, ftype = c.derive("jvp", c.op.attributes["callee"].value, wrt, prefix)
     outs = _call(name, c.inputs + [tangents[i] for i in wrt], list(ftype.results))
     # Integer results (a count, a flag) have no tangent: None keeps them inactive downstream.
-    return [t if y.is_float else None for t, y in zip(outs[len(c.outputs):], c.outputs)]
+    return [t if y.is_float or y.is_complex else None for t, y in zip(outs[len(c.outputs):], c.outputs)]
 
 
 @family.vjp("func.call")

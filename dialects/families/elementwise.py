@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+import ml_dtypes
 import numpy as np
 from mlir import ir
 from mlir.dialects import _arith_ops_gen, _math_ops_gen, arith, math
@@ -66,7 +67,7 @@ def _is_zero(value: ir.Value) -> bool:
 
 # Scalar arithmetic of two splat constants is evaluated here for floats only:
 # integer wrap-around and division rounding are left to the compiled code.
-_FLOAT_DTYPES = {"f32": np.float32, "f64": np.float64}
+_FLOAT_DTYPES = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "f32": np.float32, "f64": np.float64}
 
 
 def _splat_arithmetic(op: ir.Operation, combine: Callable) -> Optional[ir.Value]:

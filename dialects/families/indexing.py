@@ -39,6 +39,7 @@ True
 
 from __future__ import annotations
 
+from math import prod
 from typing import Sequence
 
 from mlir import ir
@@ -142,44 +143,109 @@ def _slice_at(axis: int, position: ir.Value, sizes: Sequence[int]) -> dict:
                 static_sizes=list(sizes), static_strides=[1] * len(sizes))
 
 
-def _add_into(acc: ir.Value, update: ir.Value) -> ir.Value:
-    """``acc + update`` written into ``acc`` (its buffer, after bufferization)."""
+def _combine_into(acc: ir.Value, update: ir.Value, combine, valid) -> ir.Value:
+    """``combine(acc, update)`` written into ``acc`` (its buffer, after bufferization); ``acc`` where not ``valid``."""
     rank = acc.type.rank
-    add = linalg.ADD[linalg.category(acc.type.element_type)]
     identity = linalg.affine_map(rank, range(rank))
-    [out] = linalg.generic([update], [acc], [identity, identity], ["parallel"] * rank,
-                           lambda u, a: [add(a, u)])
+
+    def body(u, a):
+        out = combine(a, u)
+        return [out if valid is None else arith.select(valid, out, a)]
+
+    [out] = linalg.generic([update], [acc], [identity, identity], ["parallel"] * rank, body)
     return out
+
+
+# A slab of fewer elements is updated element by element (scalar loops on the
+# carried tensor): a vectorized generic per index position costs a temporary
+# buffer and a copy each, which is all the time of a scatter of single elements.
+_SCALAR_SLAB = 32
+
+
+def scatter_slabs(into: ir.Value, indices: ir.Value, updates: ir.Value, axis: int, combine,
+                  drop_outside: bool = False) -> ir.Value:
+    """``into`` with each slab of ``updates`` combined into the slab of ``into`` at its index along ``axis``.
+
+    ``updates`` has the shape ``into[:axis] + indices + into[axis+1:]``. The
+    index positions are visited in row-major order, so a repeated index meets
+    the earlier updates (they add up, or the last one set stays).
+    ``combine(current, update)`` combines two elements. An index outside
+    ``[0, size)`` is clamped into it, or with ``drop_outside`` its update is
+    dropped. One ``scf.for`` over the index positions extracts the slab of
+    ``into``, combines and inserts it back at the same offsets, so one-shot
+    bufferization updates the buffer in place; a small slab is updated by
+    scalar loops instead, reading and writing the carried tensor element by
+    element (``tensor.extract``/``tensor.insert``).
+    """
+    t = into.type
+    size = t.shape[axis]
+    if size == 0:  # nowhere to scatter to
+        return into
+    # One position per index: indices flattened to (M), updates viewed as
+    # into[:axis] + (M) + into[axis+1:].
+    flat_indices = linalg.to_flat(indices)
+    count = flat_indices.type.shape[0]
+    rows = t.shape[:axis] + [count] + t.shape[axis + 1:]
+    if indices.type.rank != 1:
+        updates = linalg.from_flat(linalg.to_flat(updates), ir.RankedTensorType.get(rows, t.element_type))
+    slab = list(t.shape)
+    slab[axis] = 1
+    if prod(slab) < _SCALAR_SLAB:
+        return _scatter_elements(into, flat_indices, updates, axis, combine, drop_outside)
+    slab_type = ir.RankedTensorType.get(slab, t.element_type)
+    loop = scf.ForOp(index_constant(0), index_constant(count), index_constant(1), [into])
+    with ir.InsertionPoint(loop.body):
+        m, acc = loop.induction_variable, loop.inner_iter_args[0]
+        target, valid = _target(flat_indices, m, size, drop_outside)
+        update = tensor.ExtractSliceOp(slab_type, updates, **_slice_at(axis, m, slab))
+        current = tensor.ExtractSliceOp(slab_type, acc, **_slice_at(axis, target, slab))
+        combined = _combine_into(current.result, update.result, combine, valid)
+        scf.YieldOp([tensor.InsertSliceOp(combined, acc, **_slice_at(axis, target, slab)).result])
+    return loop.results[0]
+
+
+def _target(flat_indices: ir.Value, m: ir.Value, size: int, drop_outside: bool) -> tuple:
+    """(index ``m`` clamped into ``[0, size)``, whether it was inside, or None unless ``drop_outside``)."""
+    index = as_index(tensor.ExtractOp(flat_indices, [m]).result)
+    target = clamp_index(index, size)
+    return target, arith.cmpi(arith.CmpIPredicate.eq, index, target) if drop_outside else None
+
+
+def _scatter_elements(into: ir.Value, flat_indices: ir.Value, updates: ir.Value, axis: int, combine,
+                      drop_outside: bool) -> ir.Value:
+    """:func:`scatter_slabs` by scalar loops: index positions, then every element of the slab."""
+    t = into.type
+    slab_dims = [d for d in range(t.rank) if d != axis]
+
+    def nest(dims, position, target, valid, m, acc):
+        if not dims:
+            at, source = list(position), list(position)
+            at[axis], source[axis] = target, m
+            current = tensor.ExtractOp(acc, at).result
+            combined = combine(current, tensor.ExtractOp(updates, source).result)
+            if valid is not None:
+                combined = arith.select(valid, combined, current)
+            return tensor.InsertOp(combined, acc, at).result
+        loop = scf.ForOp(index_constant(0), index_constant(t.shape[dims[0]]), index_constant(1), [acc])
+        with ir.InsertionPoint(loop.body):
+            position[dims[0]] = loop.induction_variable
+            scf.YieldOp([nest(dims[1:], position, target, valid, m, loop.inner_iter_args[0])])
+        return loop.results[0]
+
+    loop = scf.ForOp(index_constant(0), index_constant(flat_indices.type.shape[0]), index_constant(1), [into])
+    with ir.InsertionPoint(loop.body):
+        m = loop.induction_variable
+        target, valid = _target(flat_indices, m, t.shape[axis], drop_outside)
+        scf.YieldOp([nest(slab_dims, [None] * t.rank, target, valid, m, loop.inner_iter_args[0])])
+    return loop.results[0]
 
 
 @family.lowering("tad.take_backward")
 def _lower_take_backward(op):
     output_grad, indices = op.operands
-    t, axis = op.results[0].type, _axis(op)
-    size = t.shape[axis]
-    zeros = _zeros(t)
-    if size == 0:  # the result is empty: nowhere to scatter to
-        return [zeros]
-    # One position per index: indices flattened to (M), output_grad viewed as
-    # data[:axis] + (M) + data[axis+1:].
-    flat_indices = linalg.to_flat(indices)
-    count = flat_indices.type.shape[0]
-    rows = t.shape[:axis] + [count] + t.shape[axis + 1:]
-    if indices.type.rank != 1:
-        output_grad = linalg.from_flat(linalg.to_flat(output_grad),
-                                       ir.RankedTensorType.get(rows, t.element_type))
-    slab = list(t.shape)
-    slab[axis] = 1
-    slab_type = ir.RankedTensorType.get(slab, t.element_type)
-    loop = scf.ForOp(index_constant(0), index_constant(count), index_constant(1), [zeros])
-    with ir.InsertionPoint(loop.body):
-        m, acc = loop.induction_variable, loop.inner_iter_args[0]
-        target = clamp_index(as_index(tensor.ExtractOp(flat_indices, [m]).result), size)
-        update = tensor.ExtractSliceOp(slab_type, output_grad, **_slice_at(axis, m, slab))
-        current = tensor.ExtractSliceOp(slab_type, acc, **_slice_at(axis, target, slab))
-        summed = _add_into(current.result, update.result)
-        scf.YieldOp([tensor.InsertSliceOp(summed, acc, **_slice_at(axis, target, slab)).result])
-    return [loop.results[0]]
+    t = op.results[0].type
+    add = linalg.ADD[linalg.category(t.element_type)]
+    return [scatter_slabs(_zeros(t), indices, output_grad, _axis(op), add)]
 
 
 # --- derivative rules ------------------------------------------------------------
@@ -205,3 +271,60 @@ deflinear(family, "tad.take",
 deflinear(family, "tad.take_backward",
           lambda c, ts: _scatter(c, ts[0], c.outputs[0].shape),
           lambda c, ct: [_gather(c, ct), None])
+
+
+# ----------------------------------------------------------------------------
+# Batching rules (tad-batch): the mapped axis is axis 0 of every batched value
+# ----------------------------------------------------------------------------
+
+def _move(x: Val, source: int, destination: int) -> Val:
+    """``x`` with its dim ``source`` moved to position ``destination``."""
+    order = [d for d in range(x.ndim) if d != source]
+    order.insert(destination, source)
+    return x if order == list(range(x.ndim)) else builder.transpose(x, order)
+
+
+def _row_offsets(indices: Val, size: int) -> Val:
+    """Batched ``indices`` (rows first) clamped into ``[0, size)`` plus ``row * size``: positions in the rows merged."""
+    clamped = builder.minimum(builder.maximum(indices, 0), size - 1)
+    return clamped + builder.iota(indices.shape, 0, indices.element_type) * size
+
+
+def _merged(x: Val, axis: int) -> Val:
+    """Batched ``x`` with its rows merged into its dim ``axis``: ``x[:axis] + (rows * n,) + x[axis+1:]``."""
+    moved = _move(x, 0, axis)
+    shape = moved.shape
+    return builder.reshape(moved, shape[:axis] + (shape[axis] * shape[axis + 1],) + shape[axis + 2:])
+
+
+@family.batching("tad.take")
+def _take_batch(ctx, op, operands, batched):
+    data, indices = operands
+    axis = _axis(op)
+    if not batched[1]:
+        return [builder.take(data, indices, axis + 1)]
+    if not batched[0]:  # one array, rows of indices: their dims are the result's dims from `axis`
+        return [_move(builder.take(data, indices, axis), axis, 0)]
+    size = op.operands[0].type.shape[axis]
+    if size == 0:
+        return None
+    # Rows of both: one take from the rows merged along the axis, each row's indices shifted to its own.
+    out = builder.take(_merged(data, axis), _row_offsets(indices, size), axis)
+    return [_move(out, axis, 0)]
+
+
+@family.batching("tad.take_backward")
+def _take_backward_batch(ctx, op, operands, batched):
+    output_grad, indices = operands
+    axis, shape = _axis(op), tuple(op.results[0].type.shape)
+    if not batched[1]:
+        return [builder.take_backward(output_grad, indices, axis + 1, (ctx.size,) + shape)]
+    size = shape[axis]
+    if size == 0:
+        return None
+    # Rows of indices: scatter into the rows merged along the axis, each row's indices shifted to its own.
+    rows = (ctx.size,) + tuple(op.operands[0].type.shape)
+    grad = output_grad if batched[0] else builder.broadcast_in_dim(output_grad, rows, range(1, len(rows)))
+    merged = shape[:axis] + (ctx.size * size,) + shape[axis + 1:]
+    out = builder.take_backward(_move(grad, 0, axis), _row_offsets(indices, size), axis, merged)
+    return [_move(builder.reshape(out, shape[:axis] + (ctx.size, size) + shape[axis + 1:]), axis, 0)]

@@ -1,4 +1,4 @@
-"""Structure ops: broadcasting, reshapes, transposes, slices, padding, constants and conversions.
+"""Structure ops: broadcasting, reshapes, transposes, slices, reversals, padding, constants and conversions.
 
 Each op's record (declaration, traits, shape rule, fold, lowering and
 derivative rules) is registered here through :data:`family`, and so are the
@@ -51,6 +51,11 @@ family.define("tad.slice",
               operands=("operand",),
               attributes=(("start_indices", "dense_array"), ("limit_indices", "dense_array"), ("strides", "dense_array")),
               summary="Strided slice [start, limit) with positive strides.",
+              traits=(Trait.PURE,))
+family.define("tad.reverse",
+              operands=("operand",),
+              attributes=(("dimensions", "dense_array"),),
+              summary="Reverses the order of the elements along each of `dimensions` (numpy's flip).",
               traits=(Trait.PURE,))
 family.define("tad.pad",
               operands=("operand", "padding_value"),
@@ -131,6 +136,13 @@ def _slice(operands, attrs, results):
         need(st >= 1, f"stride {st} of dimension {d} must be positive")
         shape.append(-(-(hi - lo) // st))
     return [TensorSpec(tuple(shape), x.element_type)]
+
+
+@family.shape_rule("tad.reverse")
+def _reverse(operands, attrs, results):
+    (x,) = operands
+    dims_attr(attrs, "dimensions", x.rank)
+    return [x]
 
 
 @family.shape_rule("tad.pad")
@@ -264,6 +276,21 @@ def _fold_broadcast_in_dim(op):
 family.fold("tad.slice")(_or_splat(_fold_same_type))
 
 
+@family.fold("tad.reverse")
+@_or_splat
+def _fold_reverse(op):
+    # Reversing a dim of size 0 or 1 changes nothing; reversing twice undoes it.
+    x = op.operands[0]
+    dims = {d for d in python_attrs(op)["dimensions"] if x.type.shape[d] > 1}
+    inner = _producer(x, "tad.reverse")
+    if inner is not None:
+        dims ^= {d for d in python_attrs(inner)["dimensions"] if x.type.shape[d] > 1}
+        x = inner.operands[0]
+    if not dims:
+        return x
+    return None if inner is None else builder.reverse(x, dims)
+
+
 # --- lowerings (tad-lower-to-linalg) ------------------------------------------------
 
 @family.lowering("tad.broadcast_in_dim")
@@ -294,6 +321,23 @@ def _lower_slice(op):
     a, t = python_attrs(op), op.results[0].type
     # An empty slice (a tensor.empty) may start past the end of its dimension.
     return [builder.extract_slice(op.operands[0], t, a["start_indices"], t.shape, a["strides"])]
+
+
+@family.lowering("tad.reverse")
+def _lower_reverse(op):
+    # Each result element reads its mirror image, as tad.take's lowering reads its gathered element.
+    x, t = op.operands[0], op.results[0].type
+    dims = set(python_attrs(op)["dimensions"])
+    index = ir.IndexType.get()
+
+    def body(_out):
+        position = []
+        for d, n in enumerate(t.shape):
+            i = linalg.IndexOp(d).result
+            position.append(arith.subi(arith.constant(index, n - 1), i) if d in dims else i)
+        return tensor.ExtractOp(x, position).result
+
+    return [linalg.parallel([], [], t, body)]
 
 
 @family.lowering("tad.pad")
@@ -393,6 +437,10 @@ def _slice_transpose(c: RuleContext, ct: Val) -> list:
 
 
 deflinear(family, "tad.slice", _slice_apply, _slice_transpose)
+# A reversal is its own transpose; the batch prefix is not reversed.
+deflinear(family, "tad.reverse",
+          lambda c, ts: builder.reverse(ts[0], [d + c.nb for d in c.attrs["dimensions"]]),
+          lambda c, ct: [builder.reverse(ct, [d + c.nb for d in c.attrs["dimensions"]])])
 
 
 def _pad_value_mask(c: RuleContext) -> Val:
@@ -712,6 +760,11 @@ def _transpose_batch(ctx, op, operands, batched):
 def _slice_batch(ctx, op, operands, batched):
     return [builder.slice_(operands[0], [0] + _attr(op, "start_indices"), [ctx.size] + _attr(op, "limit_indices"),
                            [1] + _attr(op, "strides"))]
+
+
+@family.batching("tad.reverse")
+def _reverse_batch(ctx, op, operands, batched):
+    return [builder.reverse(operands[0], [d + 1 for d in _attr(op, "dimensions")])]
 
 
 @family.batching("tad.pad")

@@ -45,10 +45,10 @@ from tensorad.dialects.record import Trait, has_trait, record_of
 
 
 def is_float_tensor(value: ir.Value) -> bool:
-    """True for values whose element type is floating point."""
+    """True for values whose element type is floating point or complex (the types with derivatives)."""
     t = value.type
     element = t.element_type if isinstance(t, ir.ShapedType) else t
-    return isinstance(element, ir.FloatType)
+    return isinstance(element, (ir.FloatType, ir.ComplexType))
 
 
 def carries_derivative(value: ir.Value) -> bool:

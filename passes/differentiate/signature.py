@@ -312,10 +312,10 @@ def check(request: Request, primal_type: ir.FunctionType) -> tuple:
         if not 0 <= i < len(inputs):
             raise DerivativeError(request.decl.location,
                                   f"wrt index {i} is out of range: @{request.of} has {len(inputs)} inputs")
-        if not isinstance(element_type(inputs[i]), ir.FloatType):
+        if not isinstance(element_type(inputs[i]), (ir.FloatType, ir.ComplexType)):
             raise DerivativeError(request.decl.location,
                                   f"cannot differentiate with respect to input {i} of type {inputs[i]}: "
-                                  "only floating-point inputs have derivatives")
+                                  "only floating-point and complex inputs have derivatives")
     declared = request.function_type
     seeds = list(declared.inputs)[len(inputs):]
     unbatched = list(primal_type.results) if request.kind == "vjp" else [inputs[i] for i in request.wrt]

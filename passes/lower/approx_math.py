@@ -18,6 +18,11 @@ approximation patterns, which these Python bindings do not expose):
 NaN stays NaN. Scalars and float64 keep libm's correctly rounded functions
 (and GPU kernels libdevice's).
 
+``math.expm1`` of every float type, scalar or vector, becomes Kahan's
+``(u - 1) x / log(u)`` with ``u = exp(x)`` (``x`` itself where ``u`` rounds
+to 1): upstream lowers it to ``exp(x) - 1``, which loses every digit of a
+small ``x``; the quotient's rounding errors cancel, leaving a few ulps.
+
 Examples
 --------
 >>> from mlir import ir
@@ -57,7 +62,13 @@ _TANH_DEN = (1.19825839466702e-06, 1.18534705686654e-04, 2.26843463243900e-03, 4
 
 
 def run(op: ir.Operation, pass_) -> None:
-    """Expand every float32 vector ``math.exp``/``math.tanh`` inside ``op``."""
+    """Expand every ``math.expm1``, then every float32 vector ``math.exp``/``math.tanh`` inside ``op``."""
+    # expm1 first: the exp it expands into is then expanded too where it is a float32 vector.
+    for target in collect(op, lambda inner: inner.name == "math.expm1"):
+        with ir.InsertionPoint(target), target.location:
+            value = _expm1(_Builder(target.results[0].type), target.operands[0])
+        target.results[0].replace_all_uses_with(value)
+        target.erase()
     targets = collect(op, lambda inner: inner.name in _EXPANSIONS and _is_f32_vector(inner.results[0].type))
     for target in targets:
         with ir.InsertionPoint(target), target.location:
@@ -78,9 +89,10 @@ class _Builder:
         i32 = ir.IntegerType.get_signless(32)
         self.vector = isinstance(value_type, ir.VectorType)
         self.int_type = ir.VectorType.get(value_type.shape, i32) if self.vector else i32
+        self.element = value_type.element_type if self.vector else value_type
 
     def const(self, value: float) -> ir.Value:
-        return self._constant(self.type, ir.FloatAttr.get(ir.F32Type.get(), value))
+        return self._constant(self.type, ir.FloatAttr.get(self.element, value))
 
     def int_const(self, value: int) -> ir.Value:
         return self._constant(self.int_type, ir.IntegerAttr.get(ir.IntegerType.get_signless(32), value))
@@ -127,6 +139,16 @@ def _tanh(b: _Builder, x: ir.Value) -> ir.Value:
     ratio = arith.divf(numerator, b.horner(square, _TANH_DEN))
     tiny = arith.cmpf(arith.CmpFPredicate.OLT, math.absf(x), b.const(_TANH_TINY))
     return arith.select(tiny, x, ratio)
+
+
+def _expm1(b: _Builder, x: ir.Value) -> ir.Value:
+    u = math.exp(x)
+    shifted = arith.subf(u, b.const(1.0))
+    kahan = arith.divf(arith.mulf(shifted, x), math.log(u))
+    # u == 1: x itself (0/0 otherwise); u == 0: -1; u == inf: inf (inf/inf otherwise).
+    out = arith.select(arith.cmpf(arith.CmpFPredicate.OEQ, u, b.const(float("inf"))), u, kahan)
+    out = arith.select(arith.cmpf(arith.CmpFPredicate.OEQ, shifted, b.const(-1.0)), shifted, out)
+    return arith.select(arith.cmpf(arith.CmpFPredicate.OEQ, u, b.const(1.0)), x, out)
 
 
 _EXPANSIONS: dict[str, Callable[[_Builder, ir.Value], ir.Value]] = {"math.exp": _exp, "math.tanh": _tanh}

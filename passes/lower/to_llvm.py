@@ -80,11 +80,16 @@ LOOP_STAGES = (
     "lower-affine",
 )
 LLVM_STAGES = (
+    # Complex arithmetic on scalars becomes arith/math on the two parts (the parts stay
+    # complex.re/im/create, which convert-complex-to-llvm makes struct fields).
+    "convert-complex-to-standard",
     # Math first: its lowerings of vector ops unroll them with vector ops.
     "convert-math-to-funcs",
-    "convert-math-to-llvm",
+    # log1p as libm's log1p: the approximation, log(1 + x), loses every digit of a tiny x.
+    "convert-math-to-llvm{approximate-log1p=false}",
     "convert-math-to-libm",
     "convert-vector-to-llvm",
+    "convert-complex-to-llvm",
     "finalize-memref-to-llvm{use-generic-functions=true}",
     "convert-arith-to-llvm",
     "convert-index-to-llvm",

@@ -27,9 +27,10 @@ _PUBLIC = {
     "vectorize": ("vmap",),
     "remat": ("checkpoint", "checkpoint_name", "checkpoint_policies", "memory_report",
               "print_saved_residuals"),
+    "distributed": ("data_parallel",),
 }
 _HOME = {name: module for module, names in _PUBLIC.items() for name in names}
-_SUBMODULES = ("numpy", "lax", "nn", "optim", "te", "tree", "tree_util", "test_util")
+_SUBMODULES = ("numpy", "lax", "nn", "optim", "te", "tree", "tree_util", "test_util", "distributed")
 __all__ = sorted(_HOME) + list(_SUBMODULES)
 
 

@@ -31,7 +31,7 @@ from mlir.dialects import func
 from . import numpy as tnp
 from . import tree
 from .compiler import Jitted
-from .dtypes import tensor_type
+from .dtypes import is_complex, is_float, is_inexact, tensor_type
 from .errors import TracingError
 from .lax import stop_gradient
 from .tracing import Tracer, current_module, function_name, trace_into, unique_symbol
@@ -65,7 +65,7 @@ class _Traced:
             current_module(), lambda *xs: fun(*tree.unflatten(self.in_tree, xs)),
             [(x.shape, x.dtype) for x in self.inputs], name=name or function_name(fun))
         # Only the explicit inputs are differentiated; closed-over values ride along.
-        self.float_inputs = tuple(i for i, x in enumerate(self.inputs) if x.dtype.kind == "f")
+        self.float_inputs = tuple(i for i, x in enumerate(self.inputs) if is_inexact(x.dtype))
         self.explicit = len(self.inputs)
         self.inputs += [Tracer.of(v) for v in captured]
 
@@ -207,23 +207,52 @@ def _with_args(fun: Callable, args: tuple, nums: tuple, kwargs: dict) -> Callabl
     return partial
 
 
-def _check_float(args: tuple, nums: tuple, what: str) -> None:
+def _check_float(args: tuple, nums: tuple, what: str, holomorphic: bool = False,
+                 real_only: bool = False) -> None:
+    """Refuse inputs that cannot be differentiated, as JAX does.
+
+    With ``holomorphic`` every input must be complex; forward-mode Jacobians
+    (``real_only``) take complex inputs only with ``holomorphic``.
+    """
     for n in nums:
         for leaf in tree.flatten(args[n])[0]:
-            dtype = leaf.dtype if hasattr(leaf, "dtype") else np.asarray(leaf).dtype
-            if np.dtype(dtype).kind != "f":
-                raise TypeError(f"{what} requires floating-point inputs, but argument {n} has dtype "
-                                f"{np.dtype(dtype).name}; convert it with .astype(float) or leave it "
+            dtype = np.dtype(leaf.dtype if hasattr(leaf, "dtype") else np.asarray(leaf).dtype)
+            if holomorphic and not is_complex(dtype):
+                raise TypeError(f"{what} with holomorphic=True requires inputs with complex dtype, but argument "
+                                f"{n} has dtype {dtype.name}")
+            if not is_inexact(dtype):
+                raise TypeError(f"{what} requires floating-point or complex inputs, but argument {n} has dtype "
+                                f"{dtype.name}; convert it with .astype(float) or leave it "
                                 "out of argnums")
+            if real_only and is_complex(dtype) and not holomorphic:
+                raise TypeError(f"{what} requires real-valued inputs, but argument {n} has dtype {dtype.name}. "
+                                "For holomorphic differentiation, pass holomorphic=True; for non-holomorphic "
+                                "functions of complex inputs, use jvp directly.")
 
 
-def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Jitted:
+def _check_output(out, what: str, holomorphic: bool) -> None:
+    """Refuse outputs that a reverse-mode derivative cannot seed, as JAX does."""
+    if holomorphic and not is_complex(out.dtype):
+        raise TypeError(f"{what} with holomorphic=True requires outputs with complex dtype, but got {out.dtype.name}")
+    if not holomorphic and not is_float(out.dtype):
+        raise TypeError(f"{what} requires real-valued outputs, but got {out.dtype.name}. For holomorphic "
+                        "differentiation, pass holomorphic=True; for non-holomorphic functions with complex "
+                        "outputs, use vjp directly.")
+
+
+def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+                   holomorphic: bool = False) -> Jitted:
     """Return a function computing ``fun``'s value and its gradient with respect to ``argnums``.
 
     ``fun`` must return a float scalar (with ``has_aux``, a pair
     ``(scalar, aux)``). Returns ``(value, grad)`` or ``((value, aux), grad)``;
     ``grad`` has the structure of the chosen argument (a tuple of them when
     ``argnums`` is a tuple).
+
+    Complex inputs follow JAX's convention: the gradient of a real function
+    of ``z = x + iy`` is ``∂f/∂x - i ∂f/∂y`` (for ``|z|**2``, ``2 conj(z)``).
+    With ``holomorphic=True`` inputs and output are complex and the gradient
+    is the complex derivative ``f'(z)``.
 
     Examples
     --------
@@ -234,13 +263,14 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
 
     def value_and_grad_fun(*args, **kwargs):
         nums = _normalize_argnums(argnums, len(args))
-        _check_float(args, nums, "grad")
+        _check_float(args, nums, "grad", holomorphic)
         out, vjp_fn, aux = _vjp_traced(_with_args(fun, args, nums, kwargs),
                                        tuple(args[n] for n in nums), has_aux)
-        if not isinstance(out, Tracer) or out.shape != () or out.dtype.kind != "f":
+        if not isinstance(out, Tracer) or out.shape != () or not is_inexact(out.dtype):
             raise TracingError("grad requires a function returning a float scalar, got "
                                f"{getattr(out, 'shape', type(out).__name__)}; use vjp or jacrev "
                                "for other outputs")
+        _check_output(out, "grad", holomorphic)
         grads = vjp_fn(tnp.ones((), out.dtype))
         grads = grads[0] if isinstance(argnums, int) else grads
         return ((out, aux) if has_aux else out), grads
@@ -249,8 +279,11 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
     return Jitted(value_and_grad_fun)
 
 
-def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Jitted:
+def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+         holomorphic: bool = False) -> Jitted:
     """Return a function computing the gradient of the scalar function ``fun``.
+
+    Complex inputs and ``holomorphic`` as in :func:`value_and_grad`.
 
     Examples
     --------
@@ -260,7 +293,7 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False)
     >>> ta.grad(ta.grad(lambda x: x ** 3))(2.0)
     array(12.)
     """
-    both = value_and_grad(fun, argnums, has_aux)
+    both = value_and_grad(fun, argnums, has_aux, holomorphic)
 
     def grad_fun(*args, **kwargs):
         value, grads = both.fun(*args, **kwargs)
@@ -388,7 +421,8 @@ def _jacobian_tree(out, per_leaf: Callable):
     return tree.unflatten(out_tree, [per_leaf(j) for j in range(len(leaves))])
 
 
-def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Jitted:
+def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+           holomorphic: bool = False) -> Jitted:
     """Jacobian by reverse mode: one pullback of an identity cotangent per output leaf (TVM's ``head``).
 
     The identity cotangent has a batch prefix of the output's shape, so the
@@ -410,9 +444,11 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 
     def jacobian(*args, **kwargs):
         nums = _normalize_argnums(argnums, len(args))
-        _check_float(args, nums, "jacrev")
+        _check_float(args, nums, "jacrev", holomorphic)
         out, vjp_fn, aux = _vjp_traced(_with_args(fun, args, nums, kwargs), tuple(args[n] for n in nums), has_aux)
         outs = tree.flatten(out)[0]
+        for leaf in outs:
+            _check_output(leaf, "jacrev", holomorphic)
 
         def pulled_back(j: int):
             target = outs[j]
@@ -428,7 +464,8 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
     return Jitted(jacobian)
 
 
-def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Jitted:
+def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+           holomorphic: bool = False) -> Jitted:
     """Jacobian by forward mode: one pushforward of identity tangents per input leaf.
 
     Shapes and pytree nesting are those of :func:`jacrev`.
@@ -444,16 +481,19 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 
     def jacobian(*args, **kwargs):
         nums = _normalize_argnums(argnums, len(args))
-        _check_float(args, nums, "jacfwd")
+        _check_float(args, nums, "jacfwd", holomorphic, real_only=True)
         chosen = tuple(args[n] for n in nums)
         traced = _Traced(lambda *xs: _main_and_stopped_aux(_with_args(fun, args, nums, kwargs)(*xs), has_aux),
                          chosen)
         out, aux = _split_aux(tree.unflatten(traced.out_tree, traced.call()), has_aux)
         n_main = len(tree.flatten(out)[0])
+        if holomorphic:  # a real output of complex inputs has no complex derivative
+            for leaf in tree.flatten(out)[0]:
+                _check_output(leaf, "jacfwd", holomorphic)
         columns = []  # per input leaf: the tangent of every output leaf, input dims last
         for i in range(traced.explicit):
             x = traced.inputs[i]
-            if x.dtype.kind != "f":
+            if not is_inexact(x.dtype):
                 columns.append([tnp.zeros(s + x.shape, x.dtype) for s, _ in traced.out_avals[:n_main]])
                 continue
             identity = tnp.reshape(tnp.eye(x.size, dtype=x.dtype), x.shape + x.shape)
@@ -473,7 +513,8 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
     return Jitted(jacobian)
 
 
-def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False) -> Jitted:
+def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+            holomorphic: bool = False) -> Jitted:
     """Hessian of a scalar function: ``jacfwd(jacrev(fun))``.
 
     With a tuple ``argnums`` the result nests as in JAX: ``h[i][j]`` is the
@@ -488,7 +529,7 @@ def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fal
     >>> ta.hessian(lambda x, y: x * x * y, argnums=(0, 1))(1.0, 2.0)
     ((array(4.), array(2.)), (array(2.), array(0.)))
     """
-    return jacfwd(jacrev(fun, argnums, has_aux), argnums, has_aux)
+    return jacfwd(jacrev(fun, argnums, has_aux, holomorphic), argnums, has_aux, holomorphic)
 
 
 class _CustomRule:

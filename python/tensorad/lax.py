@@ -1,4 +1,8 @@
-"""``tensorad.lax``: structured control flow on traced arrays (``scf`` ops with tensor carries).
+"""``tensorad.lax``: structured control flow on traced arrays (``scf`` ops with tensor carries), and
+JAX's other ``lax`` primitives: running reductions and ``associative_scan``, sorts and ``top_k``,
+dynamic slices, ``gather``/``scatter``, ``reduce_window`` and ``conv_general_dilated`` (defined in
+:mod:`tensorad.numpy.scans`, :mod:`tensorad.numpy.sorting`, :mod:`tensorad.slicing` and
+:mod:`tensorad.windowed`), ``select_n`` and ``clamp``.
 
 Bodies and branches are traced once into the regions of ``scf.for``,
 ``scf.while`` and ``scf.if``; loop carries are pytrees of arrays whose shapes
@@ -15,6 +19,7 @@ array([8., 8.])
 
 from __future__ import annotations
 
+import builtins
 from typing import Callable, Sequence
 
 from mlir import ir
@@ -22,11 +27,21 @@ from mlir.dialects import arith, scf, tensor
 
 from tensorad.dialects import builder
 
+from . import dtypes
 from . import numpy as tnp
 from . import tree
 from .dtypes import tensor_type
 from .errors import TracingError
 from .tracing import Tracer, emits_ops, user_line
+# lax's names of the scans, sorts, slicing and indexing primitives and windowed ops, defined in their modules.
+from .numpy.scans import associative_scan, cumulative  # noqa: F401
+from .numpy.sorting import lexsort_permutation
+from .slicing import (GatherDimensionNumbers, GatherScatterMode, ScatterDimensionNumbers,  # noqa: F401
+                      dynamic_index_in_dim, dynamic_slice, dynamic_slice_in_dim, dynamic_update_index_in_dim,
+                      dynamic_update_slice, dynamic_update_slice_in_dim, gather, scatter, scatter_add, scatter_max,
+                      scatter_min, scatter_mul, scatter_sub)
+from .windowed import (ConvDimensionNumbers, conv, conv_dimension_numbers, conv_general_dilated,  # noqa: F401
+                       padtype_to_pads, reduce_window)
 
 
 @emits_ops
@@ -170,7 +185,7 @@ def switch(index, branches: Sequence[Callable], *operands):
     if not branches:
         raise TracingError("switch needs at least one branch")
     if not isinstance(index, Tracer):
-        return branches[min(max(int(index), 0), len(branches) - 1)](*operands)
+        return branches[builtins.min(builtins.max(int(index), 0), len(branches) - 1)](*operands)
     if len(branches) == 1:
         return branches[0](*operands)
     # A chain of conds: index <= 0 takes the first branch, the rest recurse.
@@ -327,3 +342,239 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
                     treedef, _avals(leaves), new_tree, new_leaves)
         scf.YieldOp([x.value for x in new_leaves])
     return tree.unflatten(treedef, [Tracer.of(r) for r in loop.results])
+
+
+# ----------------------------------------------------------------------------
+# Elementwise names that reductions and windows take (lax.reduce_window(x, 0.0, lax.add, ...))
+# ----------------------------------------------------------------------------
+
+add, sub, mul, max, min = tnp.add, tnp.subtract, tnp.multiply, tnp.maximum, tnp.minimum
+
+
+@emits_ops
+def select_n(which, *cases):
+    """``cases[which]`` elementwise: ``which`` is boolean (two cases) or integer, a scalar or of the cases' shape.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> select_n(np.array([0, 2, 1]), np.zeros(3), np.ones(3), np.full(3, 2.0))
+    array([0., 2., 1.])
+    """
+    if not cases:
+        raise TracingError(f"{user_line()}: select_n needs at least one case")
+    cases = [tnp.asarray(c) for c in cases]
+    if len({(c.shape, c.dtype) for c in cases}) != 1:
+        raise TracingError(f"{user_line()}: select_n needs cases of one shape and dtype, got "
+                           f"{[(c.dtype.name, c.shape) for c in cases]}")
+    which = tnp.asarray(which)
+    if which.shape not in ((), cases[0].shape):
+        raise TracingError(f"{user_line()}: select_n: which of shape {which.shape} for cases of shape {cases[0].shape}")
+    if which.dtype == tnp.bool_ and len(cases) > 2:
+        raise TracingError(f"{user_line()}: select_n with a boolean which takes at most two cases")
+    if len(cases) == 1:
+        return cases[0]
+    if which.dtype == tnp.bool_:
+        return tnp.where(which, cases[1], cases[0])
+    # A binary tree of selects: the low half of the cases, or the high half.
+    half = len(cases) // 2
+    return tnp.where(which < half, select_n(which, *cases[:half]), select_n(tnp.subtract(which, half), *cases[half:]))
+
+
+@emits_ops
+def clamp(min, x, max):  # noqa: A002 (JAX's names)
+    """``x`` limited to ``[min, max]``; as JAX's, the derivative goes to ``x`` strictly inside, to a bound
+    strictly outside it, and to none of them at a tie.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> clamp(0.0, np.array([-1.0, 0.5, 2.0]), 1.0)
+    array([0. , 0.5, 1. ])
+    """
+    dtype = tnp.asarray(x).dtype
+    low, x, high = (tnp.astype(tnp.asarray(v), dtype) for v in (min, x, max))
+    inside = tnp.logical_and(tnp.greater(x, low), tnp.less(x, high))
+    below = tnp.logical_and(tnp.greater(low, x), tnp.less(low, high))
+    return tnp.where(inside, x, tnp.where(below, low, tnp.where(tnp.less(high, x), high, stop_gradient(x))))
+
+
+# ----------------------------------------------------------------------------
+# Running reductions (tensorad.numpy.scans) and sorting (tad.argsort)
+# ----------------------------------------------------------------------------
+
+def _running(kind: str):
+    def fn(operand, axis: int = 0, reverse: bool = False):
+        return cumulative(kind, operand, axis, reverse)
+
+    fn.__name__ = fn.__qualname__ = f"cum{kind}"
+    fn.__doc__ = (f"The running {kind} of ``operand`` along ``axis`` (from the end with ``reverse``), in its dtype.\n\n"
+                  "    See :func:`tensorad.numpy.scans.cumulative`.\n")
+    return fn
+
+
+cumsum, cumprod, cummax, cummin, cumlogsumexp = (_running(k) for k in ("sum", "prod", "max", "min", "logsumexp"))
+
+
+@emits_ops
+def sort(operand, dimension: int = -1, is_stable: bool = True, num_keys: int = 1):
+    """``operand`` sorted along ``dimension``; a sequence of arrays is sorted together by its first ``num_keys``.
+
+    The sort is stable (equal keys keep their order) and lexicographic over
+    the keys; NaN sorts last. A sequence gives back a tuple.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sort((np.array([2, 1, 2, 0]), np.array([10.0, 20.0, 30.0, 40.0])))
+    (array([0, 1, 2, 2]), array([40., 20., 10., 30.]))
+    """
+    single = not isinstance(operand, (list, tuple))
+    operands = [tnp.asarray(operand)] if single else [tnp.asarray(x) for x in operand]
+    shape = operands[0].shape
+    if not shape or any(x.shape != shape for x in operands):
+        raise TracingError(f"{user_line()}: sort needs operands of one shape, of rank 1 or more, got "
+                           f"{[x.shape for x in operands]}")
+    if not 1 <= num_keys <= len(operands):
+        raise TracingError(f"{user_line()}: sort: num_keys {num_keys} for {len(operands)} operands")
+    if not -len(shape) <= dimension < len(shape):
+        raise TracingError(f"{user_line()}: sort: dimension {dimension} is out of bounds for rank {len(shape)}")
+    last = [tnp.moveaxis(x, dimension, -1) for x in operands]
+    order = lexsort_permutation(last[:num_keys])
+    out = tuple(tnp.moveaxis(tnp.take_along_axis(x, order, -1), -1, dimension) for x in last)
+    return out[0] if single else out
+
+
+@emits_ops
+def sort_key_val(keys, values, dimension: int = -1, is_stable: bool = True):
+    """``(keys, values)`` sorted along ``dimension`` by the keys.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sort_key_val(np.array([3.0, 1.0, 2.0]), np.array([0, 1, 2]))
+    (array([1., 2., 3.]), array([1, 2, 0]))
+    """
+    return sort((keys, values), dimension, is_stable, num_keys=1)
+
+
+@emits_ops
+def top_k(operand, k: int, *, axis: int = -1):
+    """The ``k`` largest elements along ``axis`` (largest first, NaN counting as the largest) and their
+    indices (int32, as JAX's); of equal elements the first comes first.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> top_k(np.array([1.0, 5.0, 3.0, 5.0]), 3)
+    (array([5., 5., 3.]), array([1, 3, 2], dtype=int32))
+    """
+    x = tnp.asarray(operand)
+    if x.ndim == 0 or not -x.ndim <= axis < x.ndim:
+        raise TracingError(f"{user_line()}: top_k: axis {axis} of an array of dimension {x.ndim}")
+    last = tnp.moveaxis(x, axis, -1)
+    if not 0 <= int(k) <= last.shape[-1]:
+        raise TracingError(f"{user_line()}: top_k: k={k} for an axis of length {last.shape[-1]}")
+    order = tnp.getitem(lexsort_permutation([last], descending=True), (Ellipsis, builtins.slice(0, int(k))))
+    values = tnp.take_along_axis(last, order, -1)
+    return tnp.moveaxis(values, -1, axis), tnp.moveaxis(tnp.astype(order, tnp.int32), -1, axis)
+
+
+@emits_ops
+def slice(operand, start_indices, limit_indices, strides=None):  # noqa: A001 (JAX's name)
+    """The static slice ``operand[start:limit:strides]`` of every dim.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> slice(np.arange(10.0), (1,), (8,), (3,))
+    array([1., 4., 7.])
+    """
+    x = tnp.asarray(operand)
+    strides = strides if strides is not None else (1,) * x.ndim
+    if not len(start_indices) == len(limit_indices) == len(strides) == x.ndim:
+        raise TracingError(f"{user_line()}: slice needs {x.ndim} starts, limits and strides")
+    return tnp.getitem(x, tuple(builtins.slice(int(a), int(b), int(s))
+                                for a, b, s in zip(start_indices, limit_indices, strides)))
+
+
+@emits_ops
+def slice_in_dim(operand, start_index, limit_index, stride: int = 1, axis: int = 0):
+    """The static slice ``start:limit:stride`` along ``axis`` (None for a bound: the end).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> slice_in_dim(np.arange(6.0).reshape(2, 3), 1, None, axis=1)
+    array([[1., 2.],
+           [4., 5.]])
+    """
+    x = tnp.asarray(operand)
+    axis = axis % builtins.max(x.ndim, 1)
+    return tnp.getitem(x, (builtins.slice(None),) * axis + (builtins.slice(start_index, limit_index, stride),))
+
+
+@emits_ops
+def index_in_dim(operand, index: int, axis: int = 0, keepdims: bool = True):
+    """Element ``index`` (static) along ``axis``, kept as a dim of 1 with ``keepdims``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> index_in_dim(np.arange(6.0).reshape(2, 3), -1, axis=1, keepdims=False)
+    array([2., 5.])
+    """
+    x = tnp.asarray(operand)
+    axis = axis % builtins.max(x.ndim, 1)
+    index = int(index) % x.shape[axis] if -x.shape[axis] <= int(index) < x.shape[axis] else int(index)
+    out = slice_in_dim(x, index, index + 1, 1, axis)
+    return out if keepdims else tnp.squeeze(out, axis)
+
+# ----------------------------------------------------------------------------
+# Special functions (elementwise tad ops of floats; tensorad.scipy.special promotes and wraps them)
+# ----------------------------------------------------------------------------
+
+def _special(op_name: str, x, attributes=None) -> Tracer:
+    x = tnp.asarray(x)
+    if not dtypes.is_float(x.dtype):
+        raise TypeError(f"{op_name[4:]} takes floating-point arrays, got {x.dtype.name}")
+    return Tracer.of(builder.build(op_name, [x.value], attributes or {}))
+
+
+@emits_ops
+def lgamma(x):
+    """``log|Γ(x)|`` of a float array (``tad.lgamma``), as ``jax.lax.lgamma``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> lgamma(np.array([3.0, 0.5]))
+    array([0.69314718, 0.57236494])
+    """
+    return _special("tad.lgamma", x)
+
+
+@emits_ops
+def digamma(x):
+    """The digamma function ``d/dx log Γ(x)`` of a float array (``tad.polygamma`` of order 0).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> digamma(np.array([1.0]))
+    array([-0.57721566])
+    """
+    return _special("tad.polygamma", x, {"order": builder.scalar_attr(0, ir.IntegerType.get_signless(64))})
+
+
+@emits_ops
+def erf_inv(x):
+    """The inverse error function of a float array (``tad.erf_inv``), as ``jax.lax.erf_inv``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> erf_inv(np.array([0.0, 0.5]))
+    array([0.        , 0.47693628])
+    """
+    return _special("tad.erf_inv", x)

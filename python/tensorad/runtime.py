@@ -44,6 +44,7 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import mmap
 import os
@@ -56,6 +57,8 @@ from typing import Sequence
 import numpy as np
 from mlir import ir
 from mlir.execution_engine import ExecutionEngine
+
+from tensorad.dialects.library_calls import symbol_addresses
 
 from . import tree
 from .errors import DeviceError
@@ -141,11 +144,15 @@ class CallStats:
         the results handed back: 0 unless something leaks.
     allocations : int
         Number of allocations the call made.
+    timeline : tuple of int or None
+        Live bytes after each allocation and free of the call, in order, for a
+        call made inside :func:`record_live_bytes` (None otherwise).
     """
 
     peak_live_bytes: int
     live_allocations: int
     allocations: int
+    timeline: tuple | None = None
 
 
 # A freed buffer of at least this many bytes is kept for the next allocation
@@ -160,11 +167,13 @@ _MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000)
 class _CallRecord:
     """The allocations of one call in flight: what it holds now, at most, and in all."""
 
-    __slots__ = ("live_bytes", "peak_bytes", "allocations", "allocated_bytes", "failure")
+    __slots__ = ("live_bytes", "peak_bytes", "allocations", "allocated_bytes", "failure", "timeline")
+    recording = 0  # inside record_live_bytes(): calls note their live bytes after each allocation and free
 
     def __init__(self):
         self.live_bytes = self.peak_bytes = self.allocations = self.allocated_bytes = 0
         self.failure: BaseException | None = None  # raised by the hook; re-raised after the call
+        self.timeline: list | None = [] if _CallRecord.recording else None
 
 
 def _data_pointer_offset() -> int | None:
@@ -279,6 +288,8 @@ class Allocator:
             record.allocated_bytes += size
             if live > record.peak_bytes:
                 record.peak_bytes = live
+            if record.timeline is not None:
+                record.timeline.append(live)
         finally:
             lock.release()
         return address
@@ -296,6 +307,8 @@ class Allocator:
         record.allocated_bytes += size
         if live > record.peak_bytes:
             record.peak_bytes = live
+        if record.timeline is not None:
+            record.timeline.append(live)
 
     def _free(self, address: int) -> None:
         lock = self.lock
@@ -314,6 +327,8 @@ class Allocator:
         """Count a buffer of ``size`` bytes freed or handed over (lock held)."""
         self.live_bytes -= size
         record.live_bytes -= size
+        if record.timeline is not None:
+            record.timeline.append(record.live_bytes)
 
     def live_allocations(self, record: _CallRecord) -> int:
         """How many buffers of ``record``'s call are alive and not handed over (host and device)."""
@@ -519,7 +534,32 @@ def last_call_stats() -> CallStats:
     record = ALLOCATOR.last_record()
     if record is None:
         return CallStats(0, 0, 0)
-    return CallStats(record.peak_bytes, ALLOCATOR.live_allocations(record), record.allocations)
+    return CallStats(record.peak_bytes, ALLOCATOR.live_allocations(record), record.allocations,
+                     None if record.timeline is None else tuple(record.timeline))
+
+
+@contextlib.contextmanager
+def record_live_bytes():
+    """Make the calls of compiled code started inside record their live bytes over time.
+
+    Each call notes its live bytes after every allocation and free (a list
+    append per buffer; outside this context nothing is noted), which
+    :func:`last_call_stats` returns as ``timeline``.
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> f = ta.jit(lambda x: (x * 2.0 + 1.0).sum())
+    >>> with record_live_bytes():
+    ...     _ = f(np.ones(4))
+    >>> max(last_call_stats().timeline) == last_call_stats().peak_live_bytes
+    True
+    """
+    _CallRecord.recording += 1
+    try:
+        yield
+    finally:
+        _CallRecord.recording -= 1
 
 
 def live_bytes() -> int:
@@ -590,7 +630,7 @@ class _Arguments:
 _ALLOC_FUNCTION = "_mlir_memref_to_llvm_alloc"
 # Bytes of the LLVM types that memrefs hold (vectors: lanes times these).
 _TYPE_BYTES = {"f64": 8, "i64": 8, "f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i16": 2, "i8": 1, "i1": 1,
-               "!llvm.ptr": 8}
+               "!llvm.ptr": 8, "!llvm.struct<(f32, f32)>": 8, "!llvm.struct<(f64, f64)>": 16}  # complex numbers
 
 
 def _type_bytes(text: str) -> int | None:
@@ -718,6 +758,7 @@ class Executable:
         if self.on_gpu:
             libs.append(_cuda_runtime()._name)
         async_functions = _async_functions(module)
+        library_functions = symbol_addresses(module)  # LAPACK routines and callbacks the code calls
         # Refused at the call, not here: the module may still be exported to a bigger machine.
         self.largest_allocation = largest_allocation(module)
         self._too_large = self.largest_allocation > memory_limit()
@@ -728,6 +769,8 @@ class Executable:
         for function in async_functions:
             self.engine.raw_register_runtime(
                 function, ctypes.cast(getattr(_async_runtime(), function), ctypes.c_void_p))
+        for function, address in library_functions:
+            self.engine.raw_register_runtime(function, ctypes.c_void_p(address))
         self.engine.initialize()
         quiesce = self.engine.raw_lookup(QUIESCE_THREADS)
         if quiesce:
@@ -803,7 +846,8 @@ class Executable:
             if buf.nbytes >= POOL_MIN_BYTES:
                 # One view more than below (a fifth of a microsecond, on 64 KiB or more):
                 # the base in between gives the buffer back to the pool.
-                return np.asarray(_Recycled(buf, shape, dtype, start)).view(Array)
+                # The dtype again: the interface names ml_dtypes' bfloat16 only as void ("<V2").
+                return np.asarray(_Recycled(buf, shape, dtype, start)).view(dtype, Array)
             return Array(shape, dtype, buf, start - desc.allocated)  # by position: keywords cost 2x
         nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
         if donated and nbytes:

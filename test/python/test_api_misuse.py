@@ -27,7 +27,7 @@ def test_compile_mlir_checks_arguments_against_the_signature():
         double(np.ones(2, complex))
 
 
-@pytest.mark.parametrize("element", ["bf16", "f80", "complex<f32>"])
+@pytest.mark.parametrize("element", ["f80", "i128", "complex<f16>"])
 def test_compile_mlir_refuses_element_types_numpy_cannot_receive(element):
     source = f"func.func @main(%x: tensor<2x{element}>) -> tensor<2x{element}> {{ return %x : tensor<2x{element}> }}"
     with pytest.raises(ta.CompileError, match=f"element type {element}"):

@@ -696,11 +696,11 @@ ERROR_CASES = {
     "int": (lambda x: int(x[0, 0]), ConcretizationError, r"int\(\)"),
     "numpy_conversion": (lambda x: np.asarray(x), ConcretizationError, "numpy array"),
     "too_many_indices": (lambda x: x[0, 1, 2], TracingError, "too many indices"),
-    "negative_step": (lambda x: x[::-1], TracingError, "negative slice steps"),
+    "traced_boolean_mask": (lambda x: x[x > 0], TracingError, "traced boolean mask"),
     "two_ellipses": (lambda x: x[..., 0, ...], TracingError, "single ellipsis"),
-    "array_index": (lambda x: x[:, np.array([0, 1])], TracingError, "unsupported index"),
+    "float_index": (lambda x: x[:, 1.5], TracingError, "unsupported index"),
     "index_out_of_range": (lambda x: x[2], IndexError, "index 2 is out of bounds for axis 0"),
-    "unsupported_astype": (lambda x: x.astype(np.float16), TypeError, "float16 is not supported"),
+    "unsupported_astype": (lambda x: x.astype(np.int8), TypeError, "int8 is not supported"),
     "unsupported_constant": (lambda x: x + np.ones(3, np.uint8), TypeError, "uint8 is not supported"),
     "reshape": (lambda x: x.reshape(4, 2), TracingError, r"cannot reshape .* size 6 into shape \(4, 2\)"),
     "reshape_two_unknowns": (lambda x: x.reshape(-1, -1), TracingError, "one unknown dimension"),
@@ -732,7 +732,7 @@ def test_errors(fn, error, match):
         ta.jit(fn)(np.ones((2, 3)))
 
 
-@pytest.mark.parametrize("dtype", (np.complex64, np.uint8, np.float16))
+@pytest.mark.parametrize("dtype", (np.uint8, np.int16, np.longdouble))
 def test_unsupported_input_dtype(dtype):
     with pytest.raises(TypeError, match=f"{np.dtype(dtype).name} is not supported"):
         ta.jit(lambda x: x + 1)(np.ones(3, dtype))

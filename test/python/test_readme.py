@@ -54,6 +54,8 @@ SMALL = {
         "python -m benchmarks --tiny --quick --only W1,W6 --peers jax --reps 1 --warmup 0",
     "python -m tensorad.fuzz --programs 500 --ir 100 --seed 0 --jobs 2 --out build/fuzz":
         "python -m tensorad.fuzz --programs 2 --ir 2 --seed 0 --jobs 1 --out build/fuzz",
+    "mpiexec -n 2 python examples/train_mlp_digits.py": "mpiexec -n 2 python examples/train_mlp_digits.py --epochs 1",
+    "python benchmarks/distributed.py": "python benchmarks/distributed.py --rounds 1 --steps 2 --warmup 1",
 }
 
 # Input files the README's commands name as placeholders. grads.mlir and

@@ -16,7 +16,9 @@ array([4., 4., 4.], dtype=float32)
 from __future__ import annotations
 
 import builtins
+import importlib
 import math as _math
+import sys
 from typing import Sequence
 
 import numpy as np
@@ -27,9 +29,24 @@ from tensorad.dialects import builder
 
 from .. import dtypes as _dt
 from ..errors import TracingError
+from ..runtime import Array
 from ..tracing import Tracer, constant_tracer, emits_ops
 
 float32, float64 = np.dtype("float32"), np.dtype("float64")
+float16, bfloat16 = _dt.float16, _dt.bfloat16
+complex64, complex128 = _dt.complex64, _dt.complex128
+result_type = _dt.result_type
+
+
+def promote_types(a, b) -> np.dtype:
+    """The dtype two dtypes promote to (numpy's rules; JAX's lattice for float16 and bfloat16).
+
+    Examples
+    --------
+    >>> promote_types(float16, bfloat16), promote_types("int32", bfloat16)
+    (dtype('float32'), dtype(bfloat16))
+    """
+    return _dt.result_type(_dt.check_supported(a), _dt.check_supported(b))
 int32, int64 = np.dtype("int32"), np.dtype("int64")
 bool_ = np.dtype("bool")
 pi, e, inf, nan = np.pi, np.e, np.inf, np.nan
@@ -57,7 +74,7 @@ def _splat(value, shape, dtype) -> Tracer:
 
 
 def _is_scalar(x) -> bool:
-    return isinstance(x, (bool, int, float, np.bool_, np.number)) and not isinstance(x, Tracer)
+    return isinstance(x, (bool, int, float, complex, np.bool_, np.number)) and not isinstance(x, Tracer)
 
 
 @emits_ops
@@ -72,10 +89,28 @@ def asarray(x, dtype=None) -> Tracer:
     """
     if isinstance(x, Tracer):
         return x if dtype is None else astype(x, dtype)
+    if _holds_tracer(x):  # array([x, 2.0 * x]): the entries stacked, in their common dtype
+        dtype = _dt.result_type(*_nested_entries(x)) if dtype is None else dtype
+        return stack([asarray(entry, dtype) for entry in x])
     return constant_tracer(x, dtype)
 
 
 array = asarray
+
+
+def _holds_tracer(x) -> bool:
+    """Whether ``x`` is a (nested) list or tuple that holds a traced array."""
+    return isinstance(x, (list, tuple)) and builtins.any(
+        isinstance(e, Tracer) or _holds_tracer(e) for e in x)
+
+
+def _nested_entries(x):
+    """The arrays and scalars in the (nested) lists and tuples ``x``."""
+    for e in x:
+        if isinstance(e, (list, tuple)):
+            yield from _nested_entries(e)
+        else:
+            yield e
 
 
 @emits_ops
@@ -135,7 +170,8 @@ def _binary(float_op, int_op, bool_op=None, *, name: str):
     def fn(x, y):
         a, b = _operands(x, y)
         dtype = a.dtype
-        op = float_op if _dt.is_float(dtype) else (bool_op if _dt.is_bool(dtype) else int_op)
+        # Complex operands take the float op, which the builder computes on their parts.
+        op = float_op if _dt.is_inexact(dtype) else (bool_op if _dt.is_bool(dtype) else int_op)
         if op is None:
             raise TypeError(f"{name} is not supported for {dtype.name} operands")
         return _emit(op, [a, b], dtype)
@@ -182,7 +218,7 @@ def power(x, y) -> Tracer:
     a, b = _operands(x, y)
     if _dt.is_bool(a.dtype):
         a, b = astype(a, int64), astype(b, int64)
-    return _emit("math.powf" if _dt.is_float(a.dtype) else "math.ipowi", [a, b], a.dtype)
+    return _emit("math.powf" if _dt.is_inexact(a.dtype) else "math.ipowi", [a, b], a.dtype)
 
 
 def _division_operands(x, y, name: str) -> list:
@@ -191,6 +227,8 @@ def _division_operands(x, y, name: str) -> list:
     if _dt.is_bool(a.dtype):
         raise TypeError(f"{name} of bool arrays is not supported (numpy computes it in int8, which tensorad "
                         "does not compile); convert them with astype first")
+    if _dt.is_complex(a.dtype):
+        raise TypeError(f"{name} of complex arrays is not defined (as in numpy)")
     return [a, b]
 
 
@@ -317,8 +355,18 @@ def where(condition, x, y) -> Tracer:
 
 
 @emits_ops
-def clip(x, a_min=None, a_max=None) -> Tracer:
-    """Limit ``x`` to ``[a_min, a_max]``."""
+def clip(x, a_min=None, a_max=None, *, min=None, max=None) -> Tracer:  # noqa: A002 (numpy 2's names)
+    """Limit ``x`` to ``[a_min, a_max]``; numpy 2 (and JAX) also name the bounds ``min`` and ``max``.
+
+    Examples
+    --------
+    >>> import tensorad as ta
+    >>> ta.jit(lambda x: clip(x, min=0.0))(np.array([-1.0, 2.0]))
+    array([0., 2.])
+    """
+    if (a_min is not None and min is not None) or (a_max is not None and max is not None):
+        raise ValueError("Passed more than one argument for the same bound: use either a_min/a_max or min/max")
+    a_min, a_max = (a_min if min is None else min), (a_max if max is None else max)
     if a_min is not None:
         x = maximum(x, a_min)
     if a_max is not None:
@@ -388,7 +436,7 @@ trunc = _rounding("math.trunc", "trunc")
 def negative(x) -> Tracer:
     """Elementwise ``-x``."""
     x = asarray(x)
-    if _dt.is_float(x.dtype):
+    if _dt.is_inexact(x.dtype):
         return _emit("arith.negf", [x], x.dtype)
     if _dt.is_bool(x.dtype):
         raise TypeError("negative of a bool array is not supported (use logical_not)")
@@ -403,14 +451,76 @@ def positive(x) -> Tracer:
 
 @emits_ops
 def absolute(x) -> Tracer:
-    """Elementwise absolute value."""
+    """Elementwise absolute value (the magnitude, a real array, of complex numbers)."""
     x = asarray(x)
     if _dt.is_bool(x.dtype):
         return x
+    if _dt.is_complex(x.dtype):
+        return _wrap(builder.complex_abs(x.value))
     return _emit("math.absf" if _dt.is_float(x.dtype) else "math.absi", [x], x.dtype)
 
 
 abs = absolute
+
+
+@emits_ops
+def real(x) -> Tracer:
+    """The real part (``x`` itself for a real array).
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
+    >>> ta.jit(tnp.real)(np.array([1 + 2j]))
+    array([1.])
+    """
+    x = asarray(x)
+    return _wrap(builder.real(x.value)) if _dt.is_complex(x.dtype) else x
+
+
+@emits_ops
+def imag(x) -> Tracer:
+    """The imaginary part (zeros for a real array).
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
+    >>> ta.jit(tnp.imag)(np.array([1 + 2j]))
+    array([2.])
+    """
+    x = asarray(x)
+    return _wrap(builder.imag(x.value)) if _dt.is_complex(x.dtype) else zeros_like(x)
+
+
+@emits_ops
+def conjugate(x) -> Tracer:
+    """The complex conjugate (``x`` itself for a real array).
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> ta.jit(conjugate)(np.array([1 + 2j]))
+    array([1.-2.j])
+    """
+    x = asarray(x)
+    return _wrap(builder.conj(x.value)) if _dt.is_complex(x.dtype) else x
+
+
+conj = conjugate
+
+
+@emits_ops
+def angle(x, deg: bool = False) -> Tracer:
+    """The argument ``atan2(imag, real)`` of complex numbers (in degrees with ``deg``).
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> ta.jit(angle)(np.array([1j, -1.0]))
+    array([1.57079633, 3.14159265])
+    """
+    x = asarray(x)
+    out = arctan2(imag(x), real(x))
+    return multiply(out, 180.0 / np.pi) if deg else out
 
 
 @emits_ops
@@ -433,7 +543,7 @@ def square(x) -> Tracer:
 def reciprocal(x) -> Tracer:
     """Elementwise ``1 / x``; integers divide like numpy's integer loop (truncating toward zero)."""
     x = asarray(x)
-    if not _dt.is_float(x.dtype) and not _dt.is_bool(x.dtype):
+    if not _dt.is_inexact(x.dtype) and not _dt.is_bool(x.dtype):
         return _emit("arith.divsi", _operands(1, x), x.dtype)
     return divide(1, x)
 
@@ -573,8 +683,8 @@ def stack(arrays, axis: int = 0) -> Tracer:
     return concatenate([expand_dims(a, axis) for a in arrays], axis=axis)
 
 
-def _gather_indices(indices, n: int, axis: int) -> Tracer:
-    """Integer ``indices`` into an axis of size ``n``, as int64 in ``[0, n)``.
+def _normalized_indices(indices, n: int, axis: int):
+    """Integer ``indices`` into an axis of size ``n``, as int64 in ``[0, n)``: a numpy array if concrete.
 
     Negative indices count from the end. Concrete indices out of ``[-n, n)``
     raise IndexError, as in numpy; traced ones cannot be checked while
@@ -598,7 +708,12 @@ def _gather_indices(indices, n: int, axis: int) -> Tracer:
     if outside.any():
         raise IndexError(f"index {concrete[outside].flat[0]} is out of bounds for axis {axis} "
                          f"with size {n}")
-    return asarray(np.where(concrete < 0, concrete + n, concrete))
+    return np.where(concrete < 0, concrete + n, concrete)
+
+
+def _gather_indices(indices, n: int, axis: int) -> Tracer:
+    """:func:`_normalized_indices` as a traced array."""
+    return asarray(_normalized_indices(indices, n, axis))
 
 
 @emits_ops
@@ -667,13 +782,69 @@ def take_along_axis(arr, indices, axis) -> Tracer:
 
 
 def _index_error(message: str):
-    raise TracingError(f"{message}; tensorad supports basic indexing: integers, slices with "
-                       "positive steps, None and Ellipsis, and an integer array as the first index")
+    raise TracingError(f"{message}; tensorad supports numpy's indexing: integers, slices, None, Ellipsis, "
+                       "integer arrays (concrete or traced) and concrete boolean masks")
 
 
-def _is_index_array(k) -> bool:
-    """Whether ``k`` is an array index (numpy's integer-array indexing), not a traced scalar."""
-    return isinstance(k, (list, np.ndarray)) or (isinstance(k, Tracer) and k.ndim > 0)
+def _is_int(k) -> bool:
+    return isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_))
+
+
+def _is_array_index(k) -> bool:
+    """Whether the key entry ``k`` is an index array (numpy's advanced indexing), traced scalars included."""
+    return isinstance(k, (np.ndarray, Tracer))
+
+
+def _is_mask(k) -> bool:
+    return isinstance(k, np.ndarray) and k.dtype == np.bool_
+
+
+def _key_entry(k):
+    """One entry of an index as numpy reads it: a list is an array; a 0-d integer array is an integer."""
+    if isinstance(k, list):
+        k = asarray(k) if _holds_tracer(k) else np.asarray(k)
+        if not isinstance(k, Tracer) and k.size == 0:  # x[[]] selects nothing
+            k = k.astype(np.int64)
+    if isinstance(k, (bool, np.bool_)) or (isinstance(k, np.ndarray) and k.ndim == 0 and k.dtype == np.bool_):
+        _index_error("boolean scalar indices are not supported")
+    if isinstance(k, Tracer) and k.dtype == bool_:
+        raise TracingError("a traced boolean mask cannot be an index: the result's shape would depend on "
+                           "its values (JAX raises NonConcreteBooleanIndexError too); use a concrete numpy "
+                           "mask, or where(mask, x, 0) to keep the shape")
+    if isinstance(k, np.ndarray) and k.ndim == 0 and k.dtype.kind in "iu":
+        return int(k)
+    return k
+
+
+def _index_key(x: Tracer, key) -> tuple:
+    """``key`` as one int, slice or integer array per dim of ``x``, and ``None`` for each new dim.
+
+    An Ellipsis becomes full slices (as many as the dims it stands for), and a
+    concrete boolean mask the integer arrays of its true positions (numpy's
+    ``nonzero``), one per dim it covers.
+    """
+    entries = [_key_entry(k) for k in (key if isinstance(key, tuple) else (key,))]
+    ellipses = [i for i, k in enumerate(entries) if k is Ellipsis]  # `is`: entries may be arrays
+    if len(ellipses) > 1:
+        _index_error("an index can only have a single ellipsis ('...')")
+    consumed = builtins.sum(k.ndim if _is_mask(k) else 1 for k in entries if k is not None and k is not Ellipsis)
+    if consumed > x.ndim:
+        _index_error(f"too many indices for an array of dimension {x.ndim}")
+    fill = [slice(None)] * (x.ndim - consumed)
+    entries = entries[:ellipses[0]] + fill + entries[ellipses[0] + 1:] if ellipses else entries + fill
+    key, dim = [], 0
+    for k in entries:
+        if _is_mask(k):
+            for d, (n, m) in enumerate(zip(x.shape[dim:], k.shape)):
+                if n != m:
+                    raise IndexError(f"boolean index did not match indexed array along axis {dim + d}; size of "
+                                     f"axis is {n} but size of corresponding boolean axis is {m}")
+            key.extend(np.nonzero(k))
+            dim += k.ndim
+        else:
+            key.append(k)
+            dim += k is not None
+    return tuple(key)
 
 
 def _dynamic_first_index(x: Tracer, index: Tracer) -> Tracer:
@@ -691,56 +862,87 @@ def _dynamic_first_index(x: Tracer, index: Tracer) -> Tracer:
     return _wrap(builder.dynamic_row(x.value, row))
 
 
-@emits_ops
-def getitem(x, key) -> Tracer:
-    """Basic indexing ``x[key]``: integers, slices (positive steps), ``None`` and ``...``.
-
-    The first index may also be a traced integer scalar (``xs[i]`` in a loop):
-    it is clamped to the valid range, as in JAX, after wrapping negative values.
-    It may also be an integer array, concrete or traced: ``x[idx]`` is
-    :func:`take` along axis 0 (shape ``idx.shape + x.shape[1:]``), the other
-    entries of ``key`` then index the remaining dimensions.
-    """
-    x = asarray(x)
-    key = key if isinstance(key, tuple) else (key,)
-    if key and _is_index_array(key[0]):
-        taken = take(x, key[0], axis=0)
-        return getitem(taken, (slice(None),) * (taken.ndim - x.ndim + 1) + key[1:])
-    if key and isinstance(key[0], Tracer):
-        return getitem(_dynamic_first_index(x, key[0]), key[1:])
-    ellipses = [i for i, k in enumerate(key) if k is Ellipsis]  # `is`: keys may be arrays
-    if len(ellipses) > 1:
-        _index_error("an index can only have a single ellipsis ('...')")
-    consumed = builtins.sum(k is not None and k is not Ellipsis for k in key)
-    if consumed > x.ndim:
-        _index_error(f"too many indices for an array of dimension {x.ndim}")
-    fill = (slice(None),) * (x.ndim - consumed)
-    key = key[:ellipses[0]] + fill + key[ellipses[0] + 1:] if ellipses else key + fill
-    start, limit, strides, out_shape = [], [], [], []
+def _basic_index(x: Tracer, key: tuple) -> Tracer:
+    """``x[key]`` for a key of ``None``, and one int or slice per dim of ``x`` (:func:`_index_key`)."""
+    start, limit, strides, flipped, out_shape = [], [], [], [], []
     dim = 0
     for k in key:
         if k is None:
             out_shape.append(1)
             continue
         n = x.shape[dim]
-        if isinstance(k, (int, np.integer)) and not isinstance(k, bool):
+        if _is_int(k):
             if not -n <= k < n:
                 raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
             start.append(int(k) % n), limit.append(int(k) % n + 1), strides.append(1)
         elif isinstance(k, slice):
             lo, hi, step = k.indices(n)
-            if step < 0:
-                _index_error("negative slice steps are not supported")
-            if hi <= lo:  # an empty range: start it at 0, where every dim may begin an empty slice
-                lo = hi = 0
+            count = len(range(lo, hi, step))
+            if count == 0:  # start it at 0, where every dim may begin an empty slice
+                lo, hi, step = 0, 0, 1
+            elif step < 0:  # the positive-step slice of the same elements, reversed
+                lo, hi, step = lo + (count - 1) * step, lo + 1, -step
+                flipped.append(dim)
             start.append(lo), limit.append(hi), strides.append(step)
-            out_shape.append(-(-(hi - lo) // step))
+            out_shape.append(count)
         else:
             _index_error(f"unsupported index {k!r} of type {type(k).__name__}")
         dim += 1
     if (start, limit, strides) != ([0] * x.ndim, list(x.shape), [1] * x.ndim):
         x = _wrap(builder.slice_(x.value, start, limit, strides))
+    if flipped:
+        x = _wrap(builder.reverse(x.value, flipped))
     return reshape(x, out_shape)
+
+
+@emits_ops
+def getitem(x, key) -> Tracer:
+    """numpy's indexing ``x[key]``: basic and advanced, with JAX's rules for traced indices.
+
+    Integers, slices (any step), ``None`` and ``...``; integer arrays and
+    lists, concrete or traced, in any positions (they broadcast together
+    and their dims go where numpy puts them: in place when the indexed dims
+    are adjacent, else first); concrete boolean masks (numpy's ``nonzero``).
+    Traced indices are clamped into range after negative ones wrap, as in
+    JAX; concrete ones out of range raise IndexError. A traced boolean mask
+    raises, as in JAX: the result's shape would depend on its values.
+
+    Examples
+    --------
+    >>> import tensorad as ta
+    >>> x = np.arange(12.0).reshape(3, 4)
+    >>> ta.jit(lambda x: x[[2, 0], ::-2])(x)
+    array([[11.,  9.],
+           [ 3.,  1.]])
+    """
+    x = asarray(x)
+    key = _index_key(x, key)
+    arrays = [i for i, k in enumerate(key) if _is_array_index(k)]
+    if not arrays:
+        return _basic_index(x, key)
+    if isinstance(key[0], Tracer) and key[0].ndim == 0 and builtins.all(key[i].ndim == 0 for i in arrays):
+        # xs[i] or xs[i, j] in a loop: a row (scalar indices add no dims, so the order does not matter).
+        return getitem(_dynamic_first_index(x, key[0]), key[1:])
+    # Integers index like arrays here: numpy counts them when it places the index dims.
+    indexed = [i for i, k in enumerate(key) if _is_array_index(k) or _is_int(k)]
+    # Each entry keeps (or adds) one dim: the indexed dims are at the positions `indexed`.
+    x = _basic_index(x, tuple(slice(None) if i in indexed else k for i, k in enumerate(key)))
+    indices = [_normalized_indices(key[i], x.shape[i], i) for i in indexed]
+    if len(indexed) == 1:
+        return _wrap(builder.take(x.value, asarray(indices[0]).value, indexed[0]))
+    shape = _broadcast_shapes(*(ix.shape for ix in indices))
+    if indexed != list(range(indexed[0], indexed[0] + len(indexed))):  # apart: the index dims go first
+        x = transpose(x, indexed + [d for d in range(x.ndim) if d not in indexed])
+        indexed = list(range(len(indexed)))
+    # One take from the indexed dims merged into one, at the row-major offsets.
+    first, sizes = indexed[0], [x.shape[d] for d in indexed]
+    flat, stride = 0, 1
+    for ix, n in zip(reversed(indices), reversed(sizes)):
+        flat = add(flat, multiply(ix, stride)) if isinstance(ix, Tracer) or isinstance(flat, Tracer) \
+            else flat + ix * stride
+        stride *= n
+    merged = reshape(x, x.shape[:first] + (stride,) + x.shape[first + len(indexed):])
+    return _wrap(builder.take(merged.value, broadcast_to(asarray(flat), shape).value, first))
 
 
 # ----------------------------------------------------------------------------
@@ -764,6 +966,8 @@ def _reduce(kind: str, x, axis, keepdims: bool, dtype=None) -> Tracer:
         raise TracingError(f"zero-size array to reduction operation {kind}imum which has no identity")
     if _dt.is_bool(x.dtype) and kind != "sum":  # any/all
         return astype(_reduce(kind, astype(x, int32), axes, keepdims), bool_)
+    if _dt.is_complex(x.dtype) and kind != "sum":
+        raise TypeError(f"{kind} of complex arrays is not supported: complex numbers have no order")
     out = _wrap(builder.reduce(kind, x.value, axes))
     return _keep(out, x, axes, keepdims)
 
@@ -821,7 +1025,8 @@ def var(x, axis=None, ddof: int = 0, keepdims: bool = False) -> Tracer:
     axes = _normalize_axes(axis, x.ndim)
     centered = subtract(x, mean(x, axes, keepdims=True))
     count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64)) - ddof
-    squares = sum(multiply(centered, centered), axes, keepdims=keepdims)
+    # |x - mean|**2: the same multiply for real arrays, a real result for complex ones (as numpy).
+    squares = sum(real(multiply(centered, conjugate(centered))), axes, keepdims=keepdims)
     return divide(squares, np.array(count, squares.dtype))
 
 
@@ -1040,13 +1245,75 @@ def _install_array_methods(cls) -> None:
                      "abs": absolute, "invert": invert, "getitem": getitem}.items():
         setattr(cls, f"__{name}__", fn)
     for fn in (sum, mean, max, min, argmax, argmin, any, all, var, std, astype, ravel,
-               squeeze, swapaxes, clip, dot):
+               squeeze, swapaxes, clip, dot, conjugate):
         setattr(cls, fn.__name__, fn)
+    cls.conj, cls.real, cls.imag = conjugate, property(real), property(imag)
     cls.reshape = lambda self, *shape: reshape(self, *shape)
     cls.transpose = lambda self, *axes: transpose(self, axes if axes else None) if len(axes) != 1 \
         else transpose(self, axes[0])
     cls.flatten = ravel
     cls.T = property(transpose)
+    for name in ("prod", "repeat", "trace", "diagonal",  # functions of the modules below
+                 "sort", "argsort", "searchsorted", "cumsum", "cumprod"):
+        setattr(cls, name, _method_of(name))
+
+
+def _method_of(name: str):
+    """A Tracer method calling the function ``name`` of this package, imported on first use."""
+    def method(self, *args, **kwargs):
+        return getattr(sys.modules[__name__], name)(self, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    return method
 
 
 _install_array_methods(Tracer)
+
+
+def _index_update(x):
+    """``x.at``: JAX's indexed updates (``x.at[i].set(y)``), from the module ``updates``, imported on first use."""
+    return importlib.import_module(f"{__name__}.updates").IndexUpdateHelper(x)
+
+
+Tracer.at = Array.at = property(_index_update)  # eager results too
+
+
+# ----------------------------------------------------------------------------
+# Functions composed of the ones above, in modules of their own
+# ----------------------------------------------------------------------------
+
+# These modules import this package, so a name of theirs is imported on first
+# use (importlib, as tensorad/__init__.py does): no import cycle.
+_MODULE_NAMES = {
+    "shaping": ("moveaxis", "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays", "flip", "fliplr",
+                "flipud", "rot90", "roll", "repeat", "tile", "array_split", "split", "vstack", "hstack", "dstack",
+                "column_stack", "append", "meshgrid", "diff", "pad"),
+    "matrices": ("tri", "tril", "triu", "diag", "diagonal", "trace", "kron", "cross"),
+    "ufuncs": ("hypot", "isnan", "isinf", "isfinite", "nan_to_num", "rad2deg", "deg2rad", "degrees", "radians",
+               "select"),
+    "reductions": ("prod", "average", "cov", "corrcoef"),
+    "creation": ("linspace", "logspace"),
+    "einsumfunc": ("einsum", "einsum_path"),
+    "sorting": ("sort", "argsort", "lexsort", "searchsorted", "median", "quantile", "percentile", "unique",
+                "histogram"),
+    "scans": ("cumsum", "cumprod", "cumulative_sum", "cumulative_prod"),
+}
+_MODULE_OF = {name: module for module, names in _MODULE_NAMES.items() for name in names}
+
+
+# Submodules (numpy's namespaces), imported on first use for the same reason.
+_SUBMODULES = ("linalg", "fft")
+
+
+def __getattr__(name: str):
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    if name not in _MODULE_OF:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_MODULE_OF[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_MODULE_OF) | set(_SUBMODULES))

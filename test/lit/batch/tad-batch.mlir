@@ -65,17 +65,17 @@ func.func private @accumulate_vmap(tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3
 // -----
 
 // An op without a batching rule runs once per row (scf.for over the rows).
-// CHECK-LABEL: func.func private @pick_vmap
+// CHECK-LABEL: func.func private @loss_vmap
 // CHECK: scf.for
 // CHECK: tensor.extract_slice
-// CHECK: "tad.take"
+// CHECK: "tad.nll_loss"
 // CHECK: tensor.insert_slice
-func.func @pick(%x: tensor<5xf64>, %i: tensor<2xi64>) -> tensor<2xf64> {
-  %0 = "tad.take"(%x, %i) {axis = 0 : i64} : (tensor<5xf64>, tensor<2xi64>) -> tensor<2xf64>
-  return %0 : tensor<2xf64>
+func.func @loss(%p: tensor<4x3xf64>, %t: tensor<4xi64>, %w: tensor<3xf64>) -> tensor<f64> {
+  %0 = "tad.nll_loss"(%p, %t, %w) {reduction = "mean", ignore_index = -100} : (tensor<4x3xf64>, tensor<4xi64>, tensor<3xf64>) -> tensor<f64>
+  return %0 : tensor<f64>
 }
-func.func private @pick_vmap(tensor<3x5xf64>, tensor<2xi64>) -> tensor<3x2xf64>
-    attributes {tad.vmap = {of = @pick, in_axes = array<i64: 0, -1>, out_axes = array<i64: 0>}}
+func.func private @loss_vmap(tensor<2x4x3xf64>, tensor<4xi64>, tensor<3xf64>) -> tensor<2xf64>
+    attributes {tad.vmap = {of = @loss, in_axes = array<i64: 0, -1, -1>, out_axes = array<i64: 0>}}
 
 // -----
 

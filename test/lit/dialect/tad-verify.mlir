@@ -363,7 +363,7 @@ func.func @two_errors(%x: tensor<2x3xf32>) {
 // Element types the lowering has no arithmetic for (it asserted in LLVM before).
 
 func.func @index_elements(%x: tensor<3x4xindex>, %y: tensor<4x5xindex>) {
-  // expected-error @+1 {{'tad.dot_general' op element type index is not supported (f16, bf16, f32, f64, i1, i8, i16, i32 or i64)}}
+  // expected-error @+1 {{'tad.dot_general' op element type index is not supported (f16, bf16, f32, f64, complex<f32>, complex<f64>, i1, i8, i16, i32 or i64)}}
   %0 = "tad.dot_general"(%x, %y) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<3x4xindex>, tensor<4x5xindex>) -> tensor<3x5xindex>
   return
 }

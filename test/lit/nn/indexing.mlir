@@ -28,25 +28,26 @@ func.func @take(%x: tensor<5x3xf32>, %i: tensor<2x4xi32>) -> tensor<5x2x4xf32> {
 // -----
 
 // One row of the gradient per index position, added into the clamped row of a
-// zero-filled accumulator: extract_slice, add, insert_slice at the same offsets.
+// zero-filled accumulator: extract_slice, add, insert_slice at the same offsets
+// (rows of fewer than 32 elements are added element by element: test/lit/lax/scatter.mlir).
 // LOWER-LABEL: func.func @take_backward
-// LOWER-SAME: (%[[G:.*]]: tensor<4x3xf64>, %[[I:.*]]: tensor<4xi64>)
+// LOWER-SAME: (%[[G:.*]]: tensor<4x40xf64>, %[[I:.*]]: tensor<4xi64>)
 // LOWER: %[[ZEROS:.*]] = linalg.generic
 // LOWER: %[[C4:.*]] = arith.constant 4 : index
-// LOWER: %[[R:.*]] = scf.for %[[M:.*]] = %{{.*}} to %[[C4]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZEROS]]) -> (tensor<6x3xf64>)
+// LOWER: %[[R:.*]] = scf.for %[[M:.*]] = %{{.*}} to %[[C4]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[ZEROS]]) -> (tensor<6x40xf64>)
 // LOWER-NEXT: %[[IM:.*]] = tensor.extract %[[I]][%[[M]]] : tensor<4xi64>
 // LOWER: %[[C5:.*]] = arith.constant 5 : index
 // LOWER-NEXT: %[[ROW:.*]] = arith.minsi %{{.*}}, %[[C5]] : index
-// LOWER-NEXT: %[[UPDATE:.*]] = tensor.extract_slice %[[G]][%[[M]], 0] [1, 3] [1, 1] : tensor<4x3xf64> to tensor<1x3xf64>
-// LOWER-NEXT: %[[CURRENT:.*]] = tensor.extract_slice %[[ACC]][%[[ROW]], 0] [1, 3] [1, 1] : tensor<6x3xf64> to tensor<1x3xf64>
-// LOWER-NEXT: %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[UPDATE]] : tensor<1x3xf64>) outs(%[[CURRENT]] : tensor<1x3xf64>)
+// LOWER-NEXT: %[[UPDATE:.*]] = tensor.extract_slice %[[G]][%[[M]], 0] [1, 40] [1, 1] : tensor<4x40xf64> to tensor<1x40xf64>
+// LOWER-NEXT: %[[CURRENT:.*]] = tensor.extract_slice %[[ACC]][%[[ROW]], 0] [1, 40] [1, 1] : tensor<6x40xf64> to tensor<1x40xf64>
+// LOWER-NEXT: %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[UPDATE]] : tensor<1x40xf64>) outs(%[[CURRENT]] : tensor<1x40xf64>)
 // LOWER: arith.addf
-// LOWER: %[[NEW:.*]] = tensor.insert_slice %[[SUM]] into %[[ACC]][%[[ROW]], 0] [1, 3] [1, 1] : tensor<1x3xf64> into tensor<6x3xf64>
-// LOWER-NEXT: scf.yield %[[NEW]] : tensor<6x3xf64>
+// LOWER: %[[NEW:.*]] = tensor.insert_slice %[[SUM]] into %[[ACC]][%[[ROW]], 0] [1, 40] [1, 1] : tensor<1x40xf64> into tensor<6x40xf64>
+// LOWER-NEXT: scf.yield %[[NEW]] : tensor<6x40xf64>
 // LOWER: return %[[R]]
-func.func @take_backward(%g: tensor<4x3xf64>, %i: tensor<4xi64>) -> tensor<6x3xf64> {
-  %0 = "tad.take_backward"(%g, %i) {axis = 0} : (tensor<4x3xf64>, tensor<4xi64>) -> tensor<6x3xf64>
-  return %0 : tensor<6x3xf64>
+func.func @take_backward(%g: tensor<4x40xf64>, %i: tensor<4xi64>) -> tensor<6x40xf64> {
+  %0 = "tad.take_backward"(%g, %i) {axis = 0} : (tensor<4x40xf64>, tensor<4xi64>) -> tensor<6x40xf64>
+  return %0 : tensor<6x40xf64>
 }
 
 // -----

@@ -1,0 +1,460 @@
+"""``tensorad.numpy.linalg``: ``jax.numpy.linalg`` over traced arrays, computed by LAPACK.
+
+Factorizations and solves are ``tad`` ops (:mod:`tensorad.dialects.families.linalg_lapack`)
+that compiled code computes by calling the LAPACK that scipy ships; the rest
+(``det``, ``inv``, ``pinv``, ``lstsq``, ``matrix_power``) is built from them
+with numpy's semantics (batches of matrices in the trailing two dims,
+broadcasting batch dims) and JAX's where they differ: ``cholesky`` and
+``eigh`` symmetrize their input, a failed factorization gives NaNs rather
+than raising ``LinAlgError``, ``lstsq`` always returns the residuals.
+Derivatives are JAX's rules (solves, not unrolled factorizations; ``det``
+and ``slogdet`` through ``trace(solve(a, da))``, ``pinv`` Golub and
+Pereyra's), in both modes; ``eigh``'s and ``svd``'s are infinite where eigen
+or singular values repeat, and ``svd``'s exists for reduced factors (or
+square matrices).
+Integer inputs are computed in float64; float32 stays float32.
+
+Examples
+--------
+>>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
+>>> a = np.array([[4.0, 1.0], [1.0, 3.0]])
+>>> tnp.linalg.solve(a, np.array([1.0, 2.0]))
+array([0.09090909, 0.63636364])
+>>> ta.grad(lambda a: tnp.linalg.slogdet(a)[1])(a)  # the inverse transposed
+array([[ 0.27272727, -0.09090909],
+       [-0.09090909,  0.36363636]])
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from functools import lru_cache
+
+import numpy as np
+
+from tensorad.dialects.families import linalg_lapack as lapack
+
+from .. import dtypes as _dt
+from .. import numpy as tnp
+from . import norms
+from ..autodiff import custom_jvp
+from ..tracing import Tracer, emits_ops
+
+__all__ = ["cholesky", "det", "eigh", "eigvalsh", "inv", "lstsq", "matrix_power", "norm", "pinv", "qr",
+           "slogdet", "solve", "svd", "matrix_transpose"]
+
+EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+QRResult = namedtuple("QRResult", ["Q", "R"])
+SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
+SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
+
+
+# ----------------------------------------------------------------------------
+# Helpers
+# ----------------------------------------------------------------------------
+
+def _tracer(value) -> Tracer:
+    return Tracer.of(value)
+
+
+def float_matrices(a, name: str, square: bool = False) -> Tracer:
+    """``a`` as a traced float32/float64 array of matrices (integers and booleans become float64).
+
+    Raises ``ValueError`` naming ``name`` for fewer than two dims, empty or
+    (with ``square``) non-square matrices; ``TypeError`` for other dtypes.
+    """
+    a = tnp.asarray(a)
+    if a.ndim < 2:
+        raise ValueError(f"{name}: {a.ndim}-dimensional array given; the array must be at least two-dimensional")
+    if square and a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"{name}: last 2 dimensions of the array must be square, got {a.shape}")
+    if 0 in a.shape[-2:]:
+        raise ValueError(f"{name}: the matrices are empty ({a.shape}); tensorad's LAPACK ops need nonempty ones")
+    dtype = a.dtype
+    if _dt.is_bool(dtype) or not (_dt.is_float(dtype) or _dt.is_complex(dtype)):
+        return tnp.astype(a, tnp.float64)
+    if dtype not in (tnp.float32, tnp.float64):
+        raise TypeError(f"{name}: {dtype.name} matrices are not supported (LAPACK computes float32 and float64)")
+    return a
+
+
+@emits_ops
+def matrix_transpose(x) -> Tracer:
+    """Transpose of the matrices in the last two dims (numpy 2's ``linalg.matrix_transpose``).
+
+    Examples
+    --------
+    >>> matrix_transpose(np.arange(6.0).reshape(2, 3)).shape
+    (3, 2)
+    """
+    return tnp.swapaxes(tnp.asarray(x), -1, -2)
+
+
+def _symmetrize(a: Tracer) -> Tracer:
+    return (a + matrix_transpose(a)) / 2.0
+
+
+def _eye_like(a: Tracer, n: int) -> Tracer:
+    return tnp.broadcast_to(tnp.eye(n, dtype=a.dtype), a.shape[:-2] + (n, n))
+
+
+def _diagonal(a: Tracer) -> Tracer:
+    """``a[..., i, i]`` of square matrices."""
+    return tnp.sum(a * tnp.eye(a.shape[-1], dtype=a.dtype), axis=-1)
+
+
+def _broadcast_batches(a: Tracer, b: Tracer) -> tuple:
+    """Matrices ``a`` and ``b`` broadcast to one batch shape (their leading dims)."""
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    return tnp.broadcast_to(a, batch + a.shape[-2:]), tnp.broadcast_to(b, batch + b.shape[-2:])
+
+
+# ----------------------------------------------------------------------------
+# Factorizations
+# ----------------------------------------------------------------------------
+
+@emits_ops
+def cholesky(a, *, upper: bool = False, symmetrize_input: bool = True) -> Tracer:
+    """Cholesky factor of symmetric positive definite matrices: lower ``l`` with ``a = l @ l.T``.
+
+    NaNs where a matrix is not positive definite (JAX's behaviour); ``upper``
+    gives ``l.T``. The input is symmetrized first, as in JAX.
+
+    Examples
+    --------
+    >>> cholesky(np.array([[4.0, 2.0], [2.0, 5.0]]))
+    array([[2., 0.],
+           [1., 2.]])
+    """
+    a = float_matrices(a, "cholesky", square=True)
+    if symmetrize_input:
+        a = _symmetrize(a)
+    low = _tracer(lapack.cholesky(a.value))
+    return matrix_transpose(low) if upper else low
+
+
+@emits_ops
+def qr(a, mode: str = "reduced"):
+    """QR factorization: ``QRResult(Q, R)`` (``mode`` ``"reduced"`` or ``"complete"``), or ``R`` (``"r"``).
+
+    The derivative exists for reduced factors of matrices with at least as
+    many rows as columns (JAX's).
+
+    Examples
+    --------
+    >>> q, r = qr(np.array([[3.0, 1.0], [4.0, 2.0]]))
+    >>> np.round(q @ r, 12)
+    array([[3., 1.],
+           [4., 2.]])
+    """
+    if mode not in ("reduced", "complete", "r"):
+        raise ValueError(f"qr: unsupported mode {mode!r} (use 'reduced', 'complete' or 'r')")
+    a = float_matrices(a, "qr")
+    q, r = (_tracer(v) for v in lapack.qr(a.value, full_matrices=mode == "complete"))
+    return r if mode == "r" else QRResult(q, r)
+
+
+@emits_ops
+def eigh(a, UPLO: str | None = None, symmetrize_input: bool = True):  # noqa: N803 (numpy's name)
+    """Eigenvalues (ascending) and eigenvectors (columns) of symmetric matrices: ``EighResult(w, v)``.
+
+    The input is symmetrized first, as in JAX; without that, only the
+    triangle ``UPLO`` says (``"L"`` by default) is read.
+
+    Examples
+    --------
+    >>> w, v = eigh(np.array([[2.0, 1.0], [1.0, 2.0]]))
+    >>> w
+    array([1., 3.])
+    """
+    if UPLO not in (None, "L", "U"):
+        raise ValueError(f"eigh: UPLO must be 'L' or 'U', got {UPLO!r}")
+    a = float_matrices(a, "eigh", square=True)
+    if symmetrize_input:
+        a = _symmetrize(a)
+    v, w = lapack.eigh(a.value, lower=UPLO != "U")
+    return EighResult(_tracer(w), _tracer(v))
+
+
+@emits_ops
+def eigvalsh(a, UPLO: str | None = None) -> Tracer:  # noqa: N803 (numpy's name)
+    """Eigenvalues (ascending) of symmetric matrices.
+
+    Examples
+    --------
+    >>> eigvalsh(np.array([[2.0, 0.0], [0.0, -1.0]]))
+    array([-1.,  2.])
+    """
+    return eigh(a, UPLO).eigenvalues
+
+
+@emits_ops
+def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False):
+    """Singular value decomposition ``SVDResult(U, S, Vh)`` (``a = U @ diag(S) @ Vh``), or ``S`` alone.
+
+    ``S`` alone without ``compute_uv``; singular values come in descending
+    order. ``hermitian`` is accepted and ignored (the general decomposition
+    is computed). The derivative exists for reduced factors, which square
+    matrices have whatever ``full_matrices`` says.
+
+    Examples
+    --------
+    >>> svd(np.array([[3.0, 0.0], [0.0, -4.0]]), compute_uv=False)
+    array([4., 3.])
+    """
+    a = float_matrices(a, "svd")
+    full = bool(full_matrices) and compute_uv and a.shape[-1] != a.shape[-2]
+    u, s, vt = (_tracer(v) for v in lapack.svd(a.value, full_matrices=full))
+    return SVDResult(u, s, vt) if compute_uv else s
+
+
+# ----------------------------------------------------------------------------
+# Solves and what is built on them
+# ----------------------------------------------------------------------------
+
+@emits_ops
+def solve(a, b) -> Tracer:
+    """Solve ``a @ x = b`` for square ``a``; ``b`` is a vector when 1-D, else matrices (numpy 2's rule).
+
+    Batch dims broadcast. A singular matrix gives NaNs (LU with partial
+    pivoting, LAPACK ``getrf``/``getrs``).
+
+    Examples
+    --------
+    >>> solve(np.array([[2.0, 0.0], [0.0, 4.0]]), np.array([[2.0], [2.0]]))
+    array([[1. ],
+           [0.5]])
+    """
+    a = float_matrices(a, "solve", square=True)
+    b = tnp.asarray(b)
+    dtype = _dt.result_type(a, b) if _dt.is_float(b.dtype) else a.dtype
+    a, b = tnp.astype(a, dtype), tnp.astype(b, dtype)
+    vector = b.ndim == 1
+    if vector:
+        b = tnp.reshape(b, b.shape + (1,))
+    if b.ndim < 2 or b.shape[-2] != a.shape[-1]:
+        raise ValueError(f"solve: b of shape {b.shape} does not fit a of shape {a.shape}")
+    a, b = _broadcast_batches(a, b)
+    x = _tracer(lapack.solve(a.value, b.value))
+    return tnp.reshape(x, x.shape[:-1]) if vector else x
+
+
+@emits_ops
+def inv(a) -> Tracer:
+    """Inverse of square matrices (NaNs for a singular one).
+
+    Examples
+    --------
+    >>> inv(np.array([[2.0, 0.0], [0.0, 4.0]]))
+    array([[0.5 , 0.  ],
+           [0.  , 0.25]])
+    """
+    a = float_matrices(a, "inv", square=True)
+    return solve(a, _eye_like(a, a.shape[-1]))
+
+
+def _lu_diagonal_and_sign(a: Tracer) -> tuple:
+    """The diagonal of ``u`` in ``p a = l u`` and the sign of ``p`` (±1, float)."""
+    lu_, pivots, _ = (_tracer(v) for v in lapack.lu(a.value))
+    n = a.shape[-1]
+    swaps = tnp.sum(tnp.astype(pivots != tnp.arange(n, dtype=tnp.int32), tnp.int32), axis=-1)
+    parity = tnp.astype(swaps % 2, a.dtype)
+    return _diagonal(lu_), 1.0 - 2.0 * parity
+
+
+@custom_jvp
+def _slogdet(a):
+    """(sign, log |det|) from an LU factorization, with JAX's rule: d log|det a| = trace(a⁻¹ da), a solve."""
+    diagonal, sign = _lu_diagonal_and_sign(a)
+    negatives = tnp.sum(tnp.astype(diagonal < 0.0, tnp.int32), axis=-1)
+    sign = sign * (1.0 - 2.0 * tnp.astype(negatives % 2, a.dtype))
+    sign = tnp.where(tnp.any(diagonal == 0.0, axis=-1), 0.0, sign)
+    return sign, tnp.sum(tnp.log(tnp.abs(diagonal)), axis=-1)
+
+
+@_slogdet.defjvp
+def _slogdet_jvp(primals, tangents):
+    (a,), (a_dot,) = primals, tangents
+    sign, logabsdet = _slogdet(a)
+    return (sign, logabsdet), (tnp.zeros_like(sign), _diagonal(solve(a, a_dot)).sum(axis=-1))
+
+
+@emits_ops
+def slogdet(a) -> SlogdetResult:
+    """Sign and natural log of the absolute value of the determinant: ``SlogdetResult(sign, logabsdet)``.
+
+    Computed from an LU factorization; a singular matrix has sign 0 and
+    logabsdet ``-inf``. The derivative is JAX's, ``trace(solve(a, da))``.
+
+    Examples
+    --------
+    >>> slogdet(np.array([[0.0, 2.0], [3.0, 0.0]]))
+    SlogdetResult(sign=array(-1.), logabsdet=array(1.79175947))
+    """
+    return SlogdetResult(*_slogdet(float_matrices(a, "slogdet", square=True)))
+
+
+@emits_ops
+def det(a) -> Tracer:
+    """Determinant of square matrices: ``sign * exp(logabsdet)`` of :func:`slogdet` (and its derivative).
+
+    Examples
+    --------
+    >>> det(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    array(-2.)
+    """
+    sign, logabsdet = slogdet(a)
+    return sign * tnp.exp(logabsdet)
+
+
+@emits_ops
+def matrix_power(a, n: int) -> Tracer:
+    """``a`` raised to the integer power ``n`` by repeated squaring (``inv(a)`` first when ``n < 0``).
+
+    Examples
+    --------
+    >>> matrix_power(np.array([[1.0, 1.0], [0.0, 1.0]]), 3)
+    array([[1., 3.],
+           [0., 1.]])
+    """
+    if not isinstance(n, (int, np.integer)):
+        raise TypeError(f"matrix_power: the exponent must be an integer, got {n!r}")
+    a = tnp.asarray(a)
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"matrix_power: needs square matrices, got shape {a.shape}")
+    if n < 0:
+        a, n = inv(a), -int(n)
+    if n == 0:
+        return _eye_like(a, a.shape[-1])
+    result, power = None, a
+    while n:
+        if n & 1:
+            result = power if result is None else tnp.matmul(result, power)
+        n >>= 1
+        if n:
+            power = tnp.matmul(power, power)
+    return result
+
+
+def _default_rtol(a: Tracer) -> float:
+    return 10.0 * max(a.shape[-2:]) * float(np.finfo(a.dtype).eps)
+
+
+@lru_cache(maxsize=None)
+def _pinv_with(rtol: float | None):
+    """``pinv`` of one ``rtol``, with JAX's rule (Golub and Pereyra's), not the SVD's."""
+
+    @custom_jvp
+    def pinv_(a):
+        u, s, vh = svd(a, full_matrices=False)
+        cutoff = (_default_rtol(a) if rtol is None else rtol) * s[..., :1]
+        s = tnp.where(s > cutoff, s, np.inf)
+        return tnp.matmul(matrix_transpose(vh), matrix_transpose(u) / s[..., :, None])
+
+    @pinv_.defjvp
+    def _jvp(primals, tangents):
+        (a,), (a_dot,) = primals, tangents
+        p = pinv_(a)
+        mm = tnp.matmul
+        if a.shape[-2] >= a.shape[-1]:
+            s = mm(mm(p, matrix_transpose(p)), matrix_transpose(a_dot))
+            t = mm(mm(matrix_transpose(a_dot), matrix_transpose(p)), p)
+            p_dot = -mm(mm(p, a_dot), p) + s - mm(mm(s, a), p) + t - mm(mm(p, a), t)
+        else:
+            s = mm(p, mm(matrix_transpose(p), matrix_transpose(a_dot)))
+            t = mm(matrix_transpose(a_dot), mm(matrix_transpose(p), p))
+            p_dot = -mm(p, mm(a_dot, p)) + s - mm(s, mm(a, p)) + t - mm(p, mm(a, t))
+        return p, p_dot
+
+    return pinv_
+
+
+@emits_ops
+def pinv(a, rtol=None, hermitian: bool = False, *, rcond=None) -> Tracer:
+    """Moore-Penrose pseudo-inverse through the SVD; singular values at most ``rtol`` times the largest are dropped.
+
+    ``rtol`` (or numpy's older ``rcond``) defaults to ``10 * max(m, n) * eps``
+    (JAX's). ``hermitian`` is accepted and ignored.
+
+    Examples
+    --------
+    >>> pinv(np.array([[1.0, 0.0], [0.0, 0.0]]))
+    array([[1., 0.],
+           [0., 0.]])
+    """
+    a = float_matrices(a, "pinv")
+    rtol = rcond if rtol is None else rtol
+    if rtol is not None and not isinstance(rtol, (int, float, np.number)):
+        raise TypeError("pinv: rtol must be a number (tensorad takes no per-matrix rtol)")
+    return _pinv_with(None if rtol is None else float(rtol))(a)
+
+
+@emits_ops
+def lstsq(a, b, rcond=None):
+    """Least-squares solution of ``a @ x = b``: ``(x, residuals, rank, s)``, through the SVD as JAX does.
+
+    Singular values below ``rcond`` times the largest (default ``eps *
+    max(m, n)``) count as zero. ``residuals`` is always the squared norm of
+    ``b - a @ x`` per column (JAX's ``numpy_resid=False``).
+
+    Examples
+    --------
+    >>> x, resid, rank, s = lstsq(np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), np.array([1.0, 1.0, 3.0]))
+    >>> x, rank
+    (array([1.33333333, 1.33333333]), array(2))
+    """
+    a = float_matrices(a, "lstsq")
+    b = tnp.astype(tnp.asarray(b), a.dtype)
+    if a.ndim != 2 or b.ndim not in (1, 2) or b.shape[0] != a.shape[0]:
+        raise ValueError(f"lstsq: a must be 2-D and b 1-D or 2-D with as many rows, got {a.shape} and {b.shape}")
+    vector = b.ndim == 1
+    if vector:
+        b = tnp.reshape(b, b.shape + (1,))
+    rcond = float(np.finfo(a.dtype).eps) * max(a.shape) if rcond is None or rcond < 0 else float(rcond)
+    u, s, vt = svd(a, full_matrices=False)
+    mask = s >= rcond * s[:1]
+    rank = tnp.sum(tnp.astype(mask, tnp.int64))
+    s_inv = tnp.where(mask, 1.0 / tnp.where(mask, s, 1.0), 0.0)
+    x = tnp.matmul(matrix_transpose(vt), s_inv[:, None] * tnp.matmul(matrix_transpose(u), b))
+    residuals = tnp.sum((b - tnp.matmul(a, x)) ** 2, axis=0)
+    if vector:
+        x, residuals = tnp.reshape(x, x.shape[:1]), tnp.reshape(residuals, ())
+    return x, residuals, rank, s
+
+
+# ----------------------------------------------------------------------------
+# Norms
+# ----------------------------------------------------------------------------
+
+@emits_ops
+def norm(x, ord=None, axis=None, keepdims: bool = False) -> Tracer:  # noqa: A002 (numpy's name)
+    """Vector and matrix norms, as ``numpy.linalg.norm``: the matrix norms 2, -2 and ``'nuc'`` from the SVD.
+
+    The others are :func:`tensorad.numpy.norms.norm`'s.
+
+    Examples
+    --------
+    >>> norm(np.array([[3.0, 0.0], [0.0, 4.0]]), 2), norm(np.array([3.0, 4.0]))
+    (array(4.), array(5.))
+    """
+    x = tnp.asarray(x)
+    axis = tuple(axis) if isinstance(axis, list) else axis
+    if x.ndim == 2 and axis is None and ord in (2, -2, "nuc"):
+        axis = (0, 1)
+    if ord in (2, -2, "nuc") and isinstance(axis, tuple) and len(axis) == 2:
+        return _svd_norm(x, ord, axis, keepdims)
+    return norms.norm(x, ord=ord, axis=axis, keepdims=keepdims)
+
+
+def _svd_norm(x: Tracer, ord, axis: tuple, keepdims: bool) -> Tracer:  # noqa: A002
+    """The matrix norms of the singular values: the largest (2), the smallest (-2), their sum ('nuc')."""
+    rows, cols = (d % x.ndim for d in axis)
+    if rows == cols:
+        raise ValueError(f"norm: duplicate axes given: {axis}")
+    rest = [d for d in range(x.ndim) if d not in (rows, cols)]
+    s = svd(tnp.transpose(x, rest + [rows, cols]), compute_uv=False)
+    out = {2: tnp.max, -2: tnp.min, "nuc": tnp.sum}[ord](s, axis=-1)
+    if keepdims:
+        for d in sorted((rows, cols)):
+            out = tnp.expand_dims(out, d)
+    return out

@@ -1,0 +1,192 @@
+"""``tensorad.numpy.linalg`` and ``tensorad.scipy.linalg``: LAPACK called from compiled code.
+
+Each function is checked against numpy/scipy (forward) and in every mode of
+differentiation against float64 central differences (:func:`transform_checks.check`,
+two compilations per case). Eigen- and singular vectors are checked through
+their squares, which do not depend on the sign LAPACK picks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.linalg as sl
+
+import tensorad as ta
+import tensorad.numpy as tnp
+from tensorad.scipy import linalg as tsl
+from transform_checks import check
+
+rng = np.random.default_rng(0)
+
+
+def spd(n, batch=()):
+    m = rng.normal(size=batch + (n, n))
+    return m @ np.swapaxes(m, -1, -2) + n * np.eye(n)
+
+
+def well_conditioned(*shape):
+    a = rng.normal(size=shape)
+    if shape[-1] == shape[-2]:
+        a = a + 3.0 * np.eye(shape[-1])
+    return a
+
+
+A, B = well_conditioned(3, 3), rng.normal(size=(3, 2))
+TALL, WIDE = rng.normal(size=(4, 3)), rng.normal(size=(3, 4))
+SPD = spd(3)
+UPPER = np.triu(well_conditioned(3, 3))
+
+CASES = {  # name: (function, arguments, numpy/scipy reference)
+    "cholesky": (tnp.linalg.cholesky, (spd(3, (2,)),), np.linalg.cholesky),
+    "cholesky-upper": (lambda a: tnp.linalg.cholesky(a, upper=True), (SPD,), lambda a: np.linalg.cholesky(a).T),
+    "solve": (tnp.linalg.solve, (well_conditioned(2, 3, 3), B), np.linalg.solve),
+    "solve-vector": (tnp.linalg.solve, (A, B[:, 0]), np.linalg.solve),
+    "inv": (tnp.linalg.inv, (A,), np.linalg.inv),
+    "det": (tnp.linalg.det, (A,), np.linalg.det),
+    "slogdet": (lambda a: tnp.linalg.slogdet(a)[1], (-A,), lambda a: np.linalg.slogdet(a)[1]),
+    "slogdet-sign": (lambda a: tnp.linalg.slogdet(a)[0] * a, (-A,), lambda a: np.linalg.slogdet(a)[0] * a),
+    "qr-q": (lambda a: tnp.linalg.qr(a)[0], (TALL,), lambda a: np.linalg.qr(a)[0]),
+    "qr-r": (lambda a: tnp.linalg.qr(a, mode="r"), (TALL,), lambda a: np.linalg.qr(a, mode="r")),
+    "qr-complete-square": (lambda a: tnp.linalg.qr(a, mode="complete")[0], (A,), lambda a: np.linalg.qr(a)[0]),
+    "eigh-values": (tnp.linalg.eigvalsh, (SPD,), np.linalg.eigvalsh),
+    "eigh-vectors": (lambda a: tnp.linalg.eigh(a)[1] ** 2, (spd(3, (2,)),), lambda a: np.linalg.eigh(a)[1] ** 2),
+    "eigh-upper": (lambda a: tnp.linalg.eigh(a, UPLO="U")[0], (SPD,), lambda a: np.linalg.eigh(a, UPLO="U")[0]),
+    "svd-values": (lambda a: tnp.linalg.svd(a, compute_uv=False), (TALL,),
+                   lambda a: np.linalg.svd(a, compute_uv=False)),
+    "svd-u-tall": (lambda a: tnp.linalg.svd(a, full_matrices=False)[0] ** 2, (TALL,),
+                   lambda a: np.linalg.svd(a, full_matrices=False)[0] ** 2),
+    "svd-vh-wide": (lambda a: tnp.linalg.svd(a, full_matrices=False)[2] ** 2, (WIDE,),
+                    lambda a: np.linalg.svd(a, full_matrices=False)[2] ** 2),
+    "svd-u-wide": (lambda a: tnp.linalg.svd(a, full_matrices=False).U ** 2, (WIDE,),
+                   lambda a: np.linalg.svd(a, full_matrices=False)[0] ** 2),
+    "svd-vh-tall": (lambda a: tnp.linalg.svd(a, full_matrices=False)[2] ** 2, (TALL,),
+                    lambda a: np.linalg.svd(a, full_matrices=False)[2] ** 2),
+    "pinv-tall": (tnp.linalg.pinv, (TALL,), np.linalg.pinv),
+    "pinv-wide": (tnp.linalg.pinv, (WIDE,), np.linalg.pinv),
+    "lstsq": (lambda a, b: tnp.linalg.lstsq(a, b)[0], (TALL, rng.normal(size=(4, 2))),
+              lambda a, b: np.linalg.lstsq(a, b)[0]),
+    "matrix-power": (lambda a: tnp.linalg.matrix_power(a, 3), (A,), lambda a: np.linalg.matrix_power(a, 3)),
+    "matrix-power-negative": (lambda a: tnp.linalg.matrix_power(a, -2), (A,),
+                              lambda a: np.linalg.matrix_power(a, -2)),
+    "norm-2": (lambda a: tnp.linalg.norm(a, 2), (TALL,), lambda a: np.linalg.norm(a, 2)),
+    "norm-nuc": (lambda a: tnp.linalg.norm(a, "nuc", axis=(0, 1)), (TALL,), lambda a: np.linalg.norm(a, "nuc")),
+    "norm--2-keepdims": (lambda a: tnp.linalg.norm(a, -2, axis=(-1, -2), keepdims=True), (TALL,),
+                         lambda a: np.linalg.norm(a, -2, axis=(-1, -2), keepdims=True)),
+    # scipy.linalg
+    "solve-triangular": (lambda a, b: tsl.solve_triangular(a, b), (UPPER, B), sl.solve_triangular),
+    "solve-triangular-lower-trans": (lambda a, b: tsl.solve_triangular(a, b, trans=1, lower=True),
+                                     (UPPER.T, B[:, 0]), lambda a, b: sl.solve_triangular(a, b, trans=1, lower=True)),
+    "solve-triangular-unit": (lambda a, b: tsl.solve_triangular(a, b, unit_diagonal=True), (UPPER, B),
+                              lambda a, b: sl.solve_triangular(a, b, unit_diagonal=True)),
+    "cho-solve": (lambda a, b: tsl.cho_solve(tsl.cho_factor(a), b), (SPD, B),
+                  lambda a, b: sl.cho_solve(sl.cho_factor(a), b)),
+    "cho-solve-lower": (lambda a, b: tsl.cho_solve(tsl.cho_factor(a, lower=True), b), (SPD, B[:, 0]),
+                        lambda a, b: sl.cho_solve(sl.cho_factor(a, lower=True), b)),
+    "scipy-cholesky": (tsl.cholesky, (SPD,), sl.cholesky),
+    "lu-l": (lambda a: tsl.lu(a)[1], (TALL,), lambda a: sl.lu(a)[1]),
+    "lu-u": (lambda a: tsl.lu(a)[2], (WIDE,), lambda a: sl.lu(a)[2]),
+    "lu-permute-l": (lambda a: tsl.lu(a, permute_l=True)[0], (A,), lambda a: sl.lu(a, permute_l=True)[0]),
+    "lu-factor": (lambda a: tsl.lu_factor(a)[0], (A,), lambda a: sl.lu_factor(a)[0]),
+    "lu-solve": (lambda a, b: tsl.lu_solve(tsl.lu_factor(a), b), (A, B),
+                 lambda a, b: sl.lu_solve(sl.lu_factor(a), b)),
+    "lu-solve-trans": (lambda a, b: tsl.lu_solve(tsl.lu_factor(a), b, trans=1), (A, B[:, 0]),
+                       lambda a, b: sl.lu_solve(sl.lu_factor(a), b, trans=1)),
+    "scipy-solve-pos": (lambda a, b: tsl.solve(a, b, assume_a="pos"), (SPD, B),
+                        lambda a, b: sl.solve(a, b, assume_a="pos")),
+    "scipy-solve-transposed": (lambda a, b: tsl.solve(a, b, transposed=True), (A, B[:, 0]),
+                               lambda a, b: sl.solve(a, b, transposed=True)),
+    "scipy-qr-economic": (lambda a: tsl.qr(a, mode="economic")[1], (TALL,), lambda a: sl.qr(a, mode="economic")[1]),
+    "scipy-eigh": (lambda a: tsl.eigh(a)[0], (SPD,), lambda a: sl.eigh(a)[0]),
+    "scipy-svd": (lambda a: tsl.svd(a, compute_uv=False), (WIDE,), lambda a: sl.svd(a, compute_uv=False)),
+    "scipy-det-inv": (lambda a: tsl.det(a) * tsl.inv(a), (A,), lambda a: sl.det(a) * sl.inv(a)),
+}
+
+
+# Cases whose Jacobians are checked too: one or two per op, for its rules on batch-prefixed (co)tangents
+# (the Jacobians cost two thirds of a case's compile time).
+JACOBIANS = {"cholesky", "solve", "solve-triangular", "lu-l", "lu-u", "qr-q", "qr-r", "eigh-vectors",
+             "svd-u-tall", "svd-vh-wide", "svd-values"}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_values_and_derivatives(name):
+    f, args, reference = CASES[name]
+    check(f, args, reference, jacobians=name in JACOBIANS)
+
+
+def test_eager_calls_match_numpy_and_scipy():
+    a = well_conditioned(2, 4, 4)
+    np.testing.assert_allclose(tnp.linalg.solve(a, a[..., :1]), np.linalg.solve(a, a[..., :1]), atol=1e-12)
+    np.testing.assert_allclose(tnp.linalg.det(a), np.linalg.det(a), rtol=1e-12)
+    w, v = tnp.linalg.eigh(spd(4))
+    assert isinstance(w, np.ndarray) and w.shape == (4,) and v.shape == (4, 4)
+    p, l, u = tsl.lu(a[0])
+    for got, want in zip((p, l, u), sl.lu(a[0])):
+        np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-14)
+    packed, pivots = tsl.lu_factor(a[0])
+    assert pivots.dtype == np.int32 and np.array_equal(pivots, sl.lu_factor(a[0])[1])
+
+
+def test_larger_batched_matrices_match_numpy():
+    a = rng.normal(size=(3, 40, 30))
+    b = spd(40, (2,))
+    f = ta.jit(lambda a, b: (tnp.linalg.svd(a, full_matrices=False), tnp.linalg.qr(a), tnp.linalg.cholesky(b),
+                             tnp.linalg.eigh(b), tnp.linalg.solve(b, a[:2]), tsl.lu(a)))
+    (u, s, vh), (q, r), chol, (w, v), x, (p, l, up) = f(a, b)
+    np.testing.assert_allclose((u * s[..., None, :]) @ vh, a, atol=1e-12)
+    np.testing.assert_allclose(s, np.linalg.svd(a, compute_uv=False), rtol=1e-12)
+    np.testing.assert_allclose(q @ r, a, atol=1e-12)
+    np.testing.assert_allclose(np.swapaxes(q, -1, -2) @ q, np.broadcast_to(np.eye(30), (3, 30, 30)), atol=1e-12)
+    np.testing.assert_allclose(chol, np.linalg.cholesky(b), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(b), rtol=1e-10)
+    np.testing.assert_allclose(b @ v, v * w[..., None, :], atol=1e-9)
+    np.testing.assert_allclose(x, np.linalg.solve(b, a[:2]), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(p @ l @ up, a, atol=1e-12)
+
+
+def test_float32_stays_float32_and_integers_become_float64():
+    a32 = spd(3).astype(np.float32)
+    f = ta.jit(lambda a, i: (tnp.linalg.cholesky(a), tnp.linalg.inv(i), tnp.linalg.svd(a, compute_uv=False)))
+    chol, inverse, s = f(a32, np.array([[2, 0], [0, 4]]))
+    assert chol.dtype == np.float32 and s.dtype == np.float32 and inverse.dtype == np.float64
+    np.testing.assert_allclose(chol, np.linalg.cholesky(a32), rtol=1e-5)
+    np.testing.assert_allclose(inverse, [[0.5, 0.0], [0.0, 0.25]])
+
+
+def test_a_failed_factorization_gives_nans_for_its_matrix_only():
+    good, bad = spd(3), -spd(3)
+    singular = np.ones((3, 3))
+    chol, x = ta.jit(lambda a, s: (tnp.linalg.cholesky(a), tnp.linalg.solve(s, np.ones((2, 3, 1)))))(
+        np.stack([good, bad]), np.stack([np.eye(3), singular]))
+    np.testing.assert_allclose(chol[0], np.linalg.cholesky(good), rtol=1e-12)
+    assert np.isnan(chol[1]).all() and np.isnan(x[1]).all() and np.allclose(x[0], 1.0)
+
+
+def test_bad_arguments_raise_clear_errors():
+    with pytest.raises(ValueError, match="at least two-dimensional"):
+        tnp.linalg.cholesky(np.ones(3))
+    with pytest.raises(ValueError, match="must be square"):
+        tnp.linalg.inv(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="does not fit"):
+        tnp.linalg.solve(np.eye(3), np.ones(2))
+    with pytest.raises(ValueError, match="unsupported mode"):
+        tnp.linalg.qr(np.eye(2), mode="raw")
+    with pytest.raises(NotImplementedError, match="standard problem"):
+        tsl.eigh(np.eye(2), np.eye(2))
+
+
+def test_derivatives_jax_does_not_define_are_refused_at_the_op():
+    from tensorad.errors import CompileError
+
+    with pytest.raises(CompileError, match="tad.qr.*at least as many rows as columns"):
+        ta.grad(lambda a: tnp.sum(tnp.linalg.qr(a)[1]))(WIDE)
+    with pytest.raises(CompileError, match="tad.svd.*full_matrices=False"):
+        ta.grad(lambda a: tnp.sum(tnp.linalg.svd(a)[0]))(TALL)
+
+
+def test_second_order_derivatives():
+    from tensorad.test_util import check_grads
+
+    check_grads(lambda a: tnp.linalg.slogdet(a)[1] + tnp.sum(tnp.linalg.cholesky(a)), (SPD,), order=2,
+                modes=("rev",))
