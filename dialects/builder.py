@@ -450,8 +450,16 @@ def select(condition, on_true, on_false) -> Val:
 
 
 def sign(x) -> Val:
-    """Elementwise sign of floats: -1, 0 or 1 (``(x > 0) - (x < 0)``, as numpy's); NaN stays NaN."""
+    """Elementwise sign of floats: -1, 0 or 1 (``(x > 0) - (x < 0)``, as numpy's); NaN stays NaN.
+
+    Of complex numbers, ``z / |z|`` (0 at 0, as numpy 2's), with JAX's derivative: zero.
+    """
     x = wrap(x)
+    if x.is_complex:
+        magnitude = complex_abs(x)
+        at_zero = equal(magnitude, 0.0)
+        unit = _complex_divide(x, make_complex(select(at_zero, 1.0, magnitude), zeros_like(magnitude)))
+        return marker("stop_gradient", select(at_zero, zeros_like(x), unit))
     s = subtract(convert(greater(x, 0.0), x.element_type), convert(less(x, 0.0), x.element_type))
     return select(not_equal(x, x), x, s)
 
@@ -648,6 +656,39 @@ def _sin_cos_h(z, kind: str) -> Val:
     return make_complex(cosh(x) * cos(y), sinh(x) * sin(y))
 
 
+def _times_i(z, sign: float = 1.0) -> Val:
+    """``i z`` (``-i z`` with ``sign=-1``), exactly: its parts swapped and one negated."""
+    re, im = real(z), imag(z)
+    return make_complex(negative(im), re) if sign > 0 else make_complex(im, negative(re))
+
+
+def _complex_asinh(z) -> Val:
+    """``asinh z = log1p(w + w²/(1 + sqrt(w² + 1)))`` of ``w = ±z`` with ``re w >= 0`` (odd symmetry).
+
+    No cancellation of ``w + sqrt(w² + 1)`` (``re w >= 0``) nor of the log near 0.
+    """
+    flip = less(real(z), 0.0)
+    w = select(flip, _COMPLEX_UNARY["arith.negf"](z), z)
+    square = w * w
+    out = _complex_log1p(w + _complex_divide(square, 1.0 + _complex_sqrt(square + 1.0)))
+    return select(flip, _COMPLEX_UNARY["arith.negf"](out), out)
+
+
+def _complex_acosh(z) -> Val:
+    """``acosh z = log1p((z - 1) + sqrt(z + 1) sqrt(z - 1))`` (numpy's principal branch, accurate near 1)."""
+    return _complex_log1p((z - 1.0) + _complex_sqrt(z + 1.0) * _complex_sqrt(z - 1.0))
+
+
+def _complex_atanh(z) -> Val:
+    """``atanh z = (log1p(z) - log1p(-z)) / 2``."""
+    return (_complex_log1p(z) - _complex_log1p(_COMPLEX_UNARY["arith.negf"](z))) * 0.5
+
+
+def _complex_asin(z) -> Val:
+    """``asin z = -i asinh(i z)`` (C99's, whose branch cuts are numpy's)."""
+    return _times_i(_complex_asinh(_times_i(z)), -1.0)
+
+
 _COMPLEX_UNARY = {
     "arith.negf": lambda z: make_complex(negative(real(z)), negative(imag(z))),
     "math.exp": _complex_exp, "math.log": _complex_log, "math.sqrt": _complex_sqrt,
@@ -659,6 +700,10 @@ _COMPLEX_UNARY = {
     "math.exp2": lambda z: _complex_exp(z * 0.6931471805599453),  # ln 2
     "math.log2": lambda z: _complex_log(z) * 1.4426950408889634,  # 1 / ln 2
     "math.log10": lambda z: _complex_log(z) * 0.4342944819032518,  # 1 / ln 10
+    "math.asinh": _complex_asinh, "math.acosh": _complex_acosh, "math.atanh": _complex_atanh,
+    "math.asin": _complex_asin,
+    "math.acos": lambda z: _complex_asin(z) * -1.0 + 1.5707963267948966,  # pi/2 - asin z
+    "math.atan": lambda z: _times_i(_complex_atanh(_times_i(z)), -1.0),  # -i atanh(i z)
 }
 
 

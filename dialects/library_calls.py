@@ -39,6 +39,7 @@ from typing import Callable, Sequence
 
 from mlir import ir
 from mlir.dialects import arith, bufferization, func, memref, scf
+from mlir.dialects import complex as complex_dialect
 
 #: name -> function returning the symbol's address; filled by the op families that call out.
 SYMBOLS: dict[str, Callable[[], int]] = {}
@@ -261,10 +262,21 @@ class Kernel:
         memref.StoreOp(value, buffer, [self.index(i)])
 
     def constant(self, value, element_type: ir.Type) -> ir.Value:
-        """A scalar constant of ``element_type``."""
+        """A scalar constant of ``element_type`` (a complex one from its parts)."""
+        if isinstance(element_type, ir.ComplexType):
+            part = element_type.element_type
+            return complex_dialect.CreateOp(element_type, self.constant(complex(value).real, part),
+                                            self.constant(complex(value).imag, part)).result
         if isinstance(element_type, ir.FloatType):
             return arith.ConstantOp(element_type, ir.FloatAttr.get(element_type, float(value))).result
         return arith.ConstantOp(element_type, ir.IntegerAttr.get(element_type, int(value))).result
+
+    def conj(self, value: ir.Value) -> ir.Value:
+        """The complex conjugate of the scalar ``value`` (``value`` itself when it is real)."""
+        if not isinstance(value.type, ir.ComplexType):
+            return value
+        return complex_dialect.CreateOp(value.type, complex_dialect.ReOp(value).result,
+                                        arith.NegFOp(complex_dialect.ImOp(value).result).result).result
 
     def fill(self, buffer: ir.Value, start, count, value: ir.Value) -> None:
         """``buffer[start:start + count] = value``."""
@@ -319,7 +331,7 @@ class Kernel:
         return self.constant_cell(int(value), self.i32)
 
     def scalar(self, value: float, element_type: ir.Type) -> ir.Value:
-        """A pointer to the float ``value`` of ``element_type`` (BLAS's ``alpha``)."""
+        """A pointer to the float ``value`` of ``element_type`` (BLAS's ``alpha``; real or complex)."""
         return self.constant_cell(float(value), element_type)
 
     def pointer(self, buffer: ir.Value, at=0) -> ir.Value:
@@ -340,8 +352,10 @@ class Kernel:
         func.CallOp([], ir.FlatSymbolRefAttr.get(symbol), list(arguments))
 
     def answer(self, query: ir.Value) -> ir.Value:
-        """The size a workspace query wrote into the cell ``query`` (a float or an integer), as an index."""
+        """The size a workspace query wrote into the cell ``query`` (a float, complex or integer), as an index."""
         answer = self.load(query, 0)
+        if isinstance(answer.type, ir.ComplexType):  # the c/z routines answer in the real part
+            answer = complex_dialect.ReOp(answer).result
         if isinstance(answer.type, ir.FloatType):
             answer = arith.FPToSIOp(self.i64, answer).result
         else:

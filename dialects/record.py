@@ -319,7 +319,7 @@ def names_with(trait: Trait) -> frozenset:
     --------
     >>> import tensorad.dialects
     >>> sorted(names_with(Trait.MARKER))
-    ['tad.end_checkpoint', 'tad.start_checkpoint', 'tad.stop_gradient']
+    ['tad.end_checkpoint', 'tad.pvary', 'tad.start_checkpoint', 'tad.stop_gradient']
     """
     return frozenset(name for name, rec in RECORDS.items() if trait in rec.traits)
 

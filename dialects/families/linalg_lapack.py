@@ -10,16 +10,19 @@ Ops (row-major matrices in the two trailing dims, any leading batch dims):
 * ``tad.lu``: ``p a = l u`` packed as in LAPACK, the pivots and the row permutation;
 * ``tad.lu_pivots_to_permutation``: the row permutation of LAPACK pivots;
 * ``tad.qr``: ``a = q r`` (reduced, or complete with ``full_matrices``);
-* ``tad.eigh``: eigenvectors and ascending eigenvalues of a symmetric matrix
-  (the triangle ``lower`` says is read);
-* ``tad.svd``: ``a = u diag(s) vt``, singular values descending.
+* ``tad.eigh``: eigenvectors and ascending eigenvalues of a symmetric (complex:
+  Hermitian) matrix (the triangle ``lower`` says is read; real eigenvalues);
+* ``tad.svd``: ``a = u diag(s) vt``, singular values (real) descending.
 
-Each lowers to a kernel (:mod:`tensorad.dialects.library_calls`) that loops
-over the batch and calls the LAPACK (or BLAS) routine of scipy's OpenBLAS on
-a copy of the operand: ``s`` routines for f32, ``d`` for f64. LAPACK is
-column-major: a row-major matrix is its transpose there, which the kernels
-use through the ``uplo``/``trans``/``side`` flags where they can and undo
-with a transposing copy where they cannot. Workspaces are sized by the
+Matrices are f32, f64, complex<f32> or complex<f64>; ``op`` is a plain
+transpose for complex ones too (a conjugate transpose is a conjugate around
+it). Each lowers to a kernel (:mod:`tensorad.dialects.library_calls`) that
+loops over the batch and calls the LAPACK (or BLAS) routine of scipy's
+OpenBLAS on a copy of the operand: ``s`` routines for f32, ``d`` for f64,
+``c`` and ``z`` (``ungqr``, ``heevd`` for ``orgqr``, ``syevd``) for complex.
+LAPACK is column-major: a row-major matrix is its transpose there, which the
+kernels use through the ``uplo``/``trans``/``side`` flags where they can and
+undo with a transposing copy where they cannot. Workspaces are sized by the
 routine's own query at run time. A factorization that fails (a matrix that
 is not positive definite, an eigen or singular value iteration that does not
 converge, a singular matrix in ``tad.solve``) gives NaNs for that matrix, as
@@ -27,7 +30,9 @@ JAX does; it never stops the program.
 
 Derivative rules are JAX's (``jax._src.lax.linalg``), written with these same
 ops (solves, not unrolled factorizations): the Cholesky rule solves with the
-factor, ``tad.solve``'s solves with the transpose. Rules of ``eigh`` and ``svd``
+factor, ``tad.solve``'s solves with the transpose. For complex matrices they
+are JAX's conjugate-transpose forms, and each vjp is the transpose of its jvp
+under JAX's pairing ``Re(sum(ct * t))`` (no conjugate). Rules of ``eigh`` and ``svd``
 divide by differences of eigen or singular values, so they are infinite or
 NaN where those repeat (JAX's caveat). A rule reads only what its op reads:
 the Cholesky and eigh rules see the tangent of the triangle they read. The
@@ -155,8 +160,10 @@ def svd(a, *, full_matrices: bool = False) -> list:
 
 def _matrices(spec: TensorSpec, what: str, square: bool = False) -> tuple:
     need(spec.rank >= 2, f"{what} must be a (batch of) matrices, got rank {spec.rank}")
-    need(isinstance(spec.element_type, (ir.F32Type, ir.F64Type)),
-         f"{what} must be f32 or f64 (LAPACK's), got {spec.element_type}")
+    element = spec.element_type
+    need(isinstance(element.element_type if isinstance(element, ir.ComplexType) else element,
+                    (ir.F32Type, ir.F64Type)),
+         f"{what} must be f32, f64 or complex of them (LAPACK's), got {element}")
     m, n = spec.shape[-2:]
     need(m > 0 and n > 0, f"{what} must have nonempty matrices, got {m}x{n}")
     if square:
@@ -172,6 +179,12 @@ def _flag(attrs, name) -> bool:
 
 def _like(spec: TensorSpec, shape) -> TensorSpec:
     return TensorSpec(tuple(shape), spec.element_type)
+
+
+def _real_like(spec: TensorSpec, shape) -> TensorSpec:
+    """A tensor of ``shape`` of the real type of ``spec``'s elements (eigen and singular values)."""
+    element = spec.element_type
+    return TensorSpec(tuple(shape), element.element_type if isinstance(element, ir.ComplexType) else element)
 
 
 def _int32(shape) -> TensorSpec:
@@ -246,7 +259,7 @@ def _eigh_shape(operands, attrs, results):
     (a,) = operands
     batch, n, _ = _matrices(a, "operand", square=True)
     _flag(attrs, "lower")
-    return [a, _like(a, batch + (n,))]
+    return [a, _real_like(a, batch + (n,))]
 
 
 @family.shape_rule("tad.svd")
@@ -255,7 +268,7 @@ def _svd_shape(operands, attrs, results):
     batch, m, n = _matrices(a, "operand")
     k = min(m, n)
     full = _flag(attrs, "full_matrices")
-    return [_like(a, batch + (m, m if full else k)), _like(a, batch + (k,)),
+    return [_like(a, batch + (m, m if full else k)), _real_like(a, batch + (k,)),
             _like(a, batch + (n if full else k, n))]
 
 
@@ -284,8 +297,19 @@ def _flops(op) -> int:
 # Lowering: kernels that call LAPACK
 # ----------------------------------------------------------------------------
 
+# The complex routines of the real ones whose names differ (orthogonal -> unitary, symmetric -> Hermitian).
+_COMPLEX_ROUTINES = {"orgqr": "ungqr", "syevd": "heevd"}
+
+
 def _routine(name: str, element_type: ir.Type) -> str:
+    if isinstance(element_type, ir.ComplexType):
+        letter = "c" if isinstance(element_type.element_type, ir.F32Type) else "z"
+        return lapack_symbol(letter + _COMPLEX_ROUTINES.get(name, name))
     return lapack_symbol(("s" if isinstance(element_type, ir.F32Type) else "d") + name)
+
+
+def _real_type(element_type: ir.Type) -> ir.Type:
+    return element_type.element_type if isinstance(element_type, ir.ComplexType) else element_type
 
 
 def _kernel_name(op, *parts) -> str:
@@ -492,22 +516,30 @@ def _lower_eigh(op):
     element = op.operands[0].type.element_type
     batch, n, _ = _dims(op)
 
+    complex_ = isinstance(element, ir.ComplexType)
+
     def body(k, a, v_out, w_out):
         vectors = k.buffer(element, n * n)
         info, query, int_query = k.cell(k.i32), k.cell(element), k.cell(k.i32)
+        real_query = k.cell(_real_type(element))
         info_p, ask, size = k.pointer(info), k.int32(-1), k.int32(n)
         jobz, uplo = k.char("V"), k.char("U" if lower else "L")  # row-major lower = column-major upper
         syevd = _routine("syevd", element)
-        k.call(syevd, [jobz, uplo, size, k.pointer(vectors), size, k.pointer(w_out), k.pointer(query), ask,
-                       k.pointer(int_query), ask, info_p])
-        work, work_size = k.workspace([query], element)
-        iwork, iwork_size = k.workspace([int_query], element, integer=True)
+
+        def call(w, work, rwork, iwork):  # heevd takes a real workspace between the two others
+            k.call(syevd, [jobz, uplo, size, k.pointer(vectors), size, w, *work, *(rwork if complex_ else ()),
+                           *iwork, info_p])
+
+        call(k.pointer(w_out), (k.pointer(query), ask), (k.pointer(real_query), ask), (k.pointer(int_query), ask))
+        work = k.workspace([query], element)
+        rwork = k.workspace([real_query], _real_type(element)) if complex_ else ()
+        iwork = k.workspace([int_query], element, integer=True)
 
         def one(i):
             at_v, at_w = k.mul(i, n * n), k.mul(i, n)
-            _copy_range(k, a, at_v, vectors, 0, n * n)
-            k.call(syevd, [jobz, uplo, size, k.pointer(vectors), size, k.pointer(w_out, at_w), work, work_size,
-                           iwork, iwork_size, info_p])
+            # Row-major a is column-major aᵀ, which is conj(a) for a Hermitian a: the copy conjugates it back.
+            k.loop(n * n, lambda j: k.store(k.conj(k.load(a, k.add(at_v, j))), vectors, j))
+            call(k.pointer(w_out, at_w), work, rwork, iwork)
             # The eigenvectors are the columns of a column-major matrix.
             k.copy_matrix(vectors, 0, (1, n), v_out, at_v, (n, 1), n, n)
             _nan_if_failed(k, info, [(v_out, at_v, n * n), (w_out, at_w, n)])
@@ -529,6 +561,10 @@ def _lower_svd(op):
         # Row-major a is column-major aᵀ = v s uᵀ: LAPACK's u is our vᵀ and its vᵀ our u, as they lie.
         copy = k.buffer(element, m * n)
         iwork = k.pointer(k.buffer(k.i32, 8 * count))
+        # cgesdd/zgesdd take a real workspace too, of the size their documentation gives.
+        rwork = [k.pointer(k.buffer(_real_type(element), max(5 * count * count + 5 * count,
+                                                              2 * max(m, n) * count + 2 * count * count + count)))] \
+            if isinstance(element, ir.ComplexType) else []
         info, query = k.cell(k.i32), k.cell(element)
         info_p, jobz = k.pointer(info), k.char("A" if full else "S")
         rows, cols, ld_u = k.int32(n), k.int32(m), k.int32(u_cols)
@@ -537,7 +573,7 @@ def _lower_svd(op):
         def call(i, work, work_size):
             k.call(gesdd, [jobz, rows, cols, k.pointer(copy), rows, k.pointer(s_out, k.mul(i, count)),
                            k.pointer(vt_out, k.mul(i, vt_rows * n)), rows, k.pointer(u_out, k.mul(i, m * u_cols)),
-                           ld_u, work, work_size, iwork, info_p])
+                           ld_u, work, work_size, *rwork, iwork, info_p])
 
         call(0, k.pointer(query), k.int32(-1))
         work, work_size = k.workspace([query], element)
@@ -561,6 +597,23 @@ def _mT(x) -> Val:
     """``x`` with its last two dims swapped."""
     x = builder.wrap(x)
     return builder.transpose(x, list(range(x.ndim - 2)) + [x.ndim - 1, x.ndim - 2])
+
+
+def _conj(x) -> Val:
+    """The complex conjugate of ``x`` (``x`` itself when it is real)."""
+    x = builder.wrap(x)
+    return builder.conj(x) if x.is_complex else x
+
+
+def _mH(x) -> Val:
+    """The conjugate transpose of the matrices of ``x``."""
+    return _conj(_mT(x))
+
+
+def _as_type_of(x, like) -> Val:
+    """``x`` (real) converted to the element type of ``like`` (a real or complex value)."""
+    x, like = builder.wrap(x), builder.wrap(like)
+    return x if x.element_type == like.element_type else builder.convert(x, like.element_type)
 
 
 def _mm(a, b, transpose_a: bool = False, transpose_b: bool = False) -> Val:
@@ -601,14 +654,14 @@ def _diagonal(x) -> Val:
 
 
 def _scale_columns(x, v) -> Val:
-    """``x @ diag(v)``: column ``j`` of ``x`` times ``v[..., j]``."""
-    v = builder.wrap(v)
+    """``x @ diag(v)``: column ``j`` of ``x`` times ``v[..., j]`` (a real ``v`` scales complex ``x`` too)."""
+    v = _as_type_of(v, x)
     return builder.wrap(x) * builder.reshape(v, v.shape[:-1] + (1, v.shape[-1]))
 
 
 def _scale_rows(x, v) -> Val:
     """``diag(v) @ x``: row ``i`` of ``x`` times ``v[..., i]``."""
-    v = builder.wrap(v)
+    v = _as_type_of(v, x)
     return builder.wrap(x) * builder.reshape(v, v.shape + (1,))
 
 
@@ -618,18 +671,47 @@ def _diag_matrix(v) -> Val:
     return _scale_columns(_eye(v.shape[-1], v.element_type), v)
 
 
+def _real_diagonal(x) -> Val:
+    """The diagonal of ``x`` as a diagonal matrix, of its real part when complex (what LAPACK reads of it)."""
+    x = builder.wrap(x)
+    if x.is_complex:
+        x = builder.make_complex(builder.real(x), builder.zeros_like(builder.real(x)))
+    return x * _eye(x.shape[-1], x.element_type)
+
+
+def _imaginary_diagonal(x) -> Val | None:
+    """``i Im(x)`` on the diagonal as a diagonal matrix; None for a real ``x`` (where it is zero).
+
+    A linear map that is its own transpose under JAX's pairing: the
+    correction that complex QR and SVD rules add to their unitary factors.
+    """
+    x = builder.wrap(x)
+    if not x.is_complex:
+        return None
+    return builder.make_complex(builder.zeros_like(builder.imag(x)), builder.imag(x)) * \
+        _eye(x.shape[-1], x.element_type)
+
+
+def _plus(*terms) -> Val:
+    """The sum of the ``terms`` that are not None."""
+    terms = [t for t in terms if t is not None]
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
+
+
 def _symmetric_from(x, lower: bool) -> Val:
-    """The symmetric matrix that the triangle ``lower`` says of ``x`` stands for: what eigh and cholesky read."""
-    if lower:
-        return _tril(x) + _mT(_tril(x, -1))
-    return _triu(x) + _mT(_triu(x, 1))
+    """The symmetric (Hermitian) matrix that the triangle ``lower`` says of ``x`` stands for: what eigh and
+    cholesky read (of the diagonal of a complex one, its real part)."""
+    strict = _tril(x, -1) if lower else _triu(x, 1)
+    return strict + _mH(strict) + _real_diagonal(x)
 
 
 def _symmetric_from_transpose(g, lower: bool) -> Val:
-    """The adjoint of :func:`_symmetric_from`: the cotangent of the triangle read, zeros elsewhere."""
-    if lower:
-        return _tril(g) + _tril(_mT(g), -1)
-    return _triu(g) + _triu(_mT(g), 1)
+    """The transpose of :func:`_symmetric_from`: the cotangent of the triangle read, zeros elsewhere."""
+    strict = _tril(g, -1) + _tril(_mH(g), -1) if lower else _triu(g, 1) + _triu(_mH(g), 1)
+    return strict + _real_diagonal(g)
 
 
 def _flag_attrs(c, op_name: str) -> dict:
@@ -651,7 +733,8 @@ def _cholesky_jvp(c, tangents):
     (t,) = tangents
     l = c.outputs[0]
     sigma = _symmetric_from(t, lower=True)
-    tmp = triangular_solve(l, sigma, left_side=False, lower=True, transpose_a=True)
+    # sigma l⁻ᴴ, as conj(conj(sigma) l⁻ᵀ)
+    tmp = _conj(triangular_solve(l, _conj(sigma), left_side=False, lower=True, transpose_a=True))
     return [_mm(l, _phi(triangular_solve(l, tmp, left_side=True, lower=True)))]
 
 
@@ -660,7 +743,9 @@ def _cholesky_vjp(c, cotangents):
     (ct,) = cotangents
     l = c.outputs[0]
     x = triangular_solve(l, _phi(_mm(l, ct, transpose_a=True)), left_side=True, lower=True, transpose_a=True)
-    return [_symmetric_from_transpose(triangular_solve(l, x, left_side=False, lower=True), lower=True)]
+    # The transpose of sigma -> sigma l⁻ᴴ: x -> x conj(l)⁻¹.
+    ct_sigma = _conj(triangular_solve(l, _conj(x), left_side=False, lower=True))
+    return [_symmetric_from_transpose(ct_sigma, lower=True)]
 
 
 def _triangle_of(c, g) -> Val:
@@ -790,9 +875,9 @@ def _qr_jvp(c, tangents):
     (t,) = tangents
     q, r = _qr_checked(c)
     dx_rinv = triangular_solve(r, t, left_side=False, lower=False)
-    qt_dx_rinv = _mm(q, dx_rinv, transpose_a=True)
+    qt_dx_rinv = _mm(_conj(q), dx_rinv, transpose_a=True)
     low = _tril(qt_dx_rinv, -1)
-    omega = low - _mT(low)  # skew-symmetric
+    omega = _plus(low - _mH(low), _imaginary_diagonal(qt_dx_rinv))  # skew-Hermitian
     return [_mm(q, omega - qt_dx_rinv) + dx_rinv, _mm(qt_dx_rinv - omega, r)]
 
 
@@ -810,12 +895,10 @@ def _qr_vjp(c, cotangents):
         ct_rt = _mm(ct_r, r, transpose_b=True)
         ct_c.append(ct_rt)
         ct_omega.append(-ct_rt)
-    omega = ct_omega[0] if len(ct_omega) == 1 else ct_omega[0] + ct_omega[1]
-    ct_c.append(_tril(omega - _mT(omega), -1))
-    total = ct_c[0]
-    for term in ct_c[1:]:
-        total = total + term
-    ct_d = _mm(q, total) if ct_q is None else ct_q + _mm(q, total)
+    omega = _plus(*ct_omega)
+    ct_c += [_tril(omega - _mH(omega), -1), _imaginary_diagonal(omega)]
+    total = _plus(*ct_c)
+    ct_d = _plus(ct_q, _mm(_conj(q), total))
     return [triangular_solve(r, ct_d, left_side=False, lower=False, transpose_a=True)]
 
 
@@ -835,8 +918,10 @@ def _eigh_jvp(c, tangents):
     (t,) = tangents
     v, w = c.outputs
     lower = _flag_attrs(c, "tad.eigh")["lower"]
-    vt_a_v = _mm(_mm(v, _symmetric_from(t, lower), transpose_a=True), v)
-    return [_mm(v, _reciprocal_differences(w, False) * vt_a_v), _diagonal(vt_a_v)]
+    vt_a_v = _mm(_mm(_conj(v), _symmetric_from(t, lower), transpose_a=True), v)  # vᴴ da v
+    dw = _diagonal(vt_a_v)
+    return [_mm(v, _as_type_of(_reciprocal_differences(w, False), v) * vt_a_v),
+            builder.real(dw) if dw.is_complex else dw]
 
 
 @family.vjp("tad.eigh")
@@ -846,11 +931,11 @@ def _eigh_vjp(c, cotangents):
     lower = _flag_attrs(c, "tad.eigh")["lower"]
     inner = []
     if ct_v is not None:
-        inner.append(_reciprocal_differences(w, False) * _mm(v, ct_v, transpose_a=True))
+        inner.append(_as_type_of(_reciprocal_differences(w, False), v) * _mm(v, ct_v, transpose_a=True))
     if ct_w is not None:
-        inner.append(_diag_matrix(ct_w))
-    middle = inner[0] if len(inner) == 1 else inner[0] + inner[1]
-    return [_symmetric_from_transpose(_mm(_mm(v, middle), v, transpose_b=True), lower)]
+        inner.append(_diag_matrix(_as_type_of(ct_w, v)))
+    middle = _plus(*inner)
+    return [_symmetric_from_transpose(_mm(_mm(_conj(v), middle), v, transpose_b=True), lower)]
 
 
 def _svd_checked(c) -> tuple:
@@ -869,18 +954,22 @@ def _svd_jvp(c, tangents):
     u, s, vt = _svd_checked(c)
     m, n = c.inputs[0].shape[-2:]
     inverse_s = 1.0 / builder.wrap(s)
-    ds_matrix = _mm(_mm(u, t, transpose_a=True), vt, transpose_b=True)  # uᵀ dA v
-    f = _reciprocal_differences(s, True)
+    ds_matrix = _mm(_mm(_conj(u), t, transpose_a=True), _conj(vt), transpose_b=True)  # uᴴ dA v
+    f = _as_type_of(_reciprocal_differences(s, True), u)
     ds_s, s_ds = _scale_columns(ds_matrix, s), _scale_rows(ds_matrix, s)
-    du = _mm(u, f * (ds_s + _mT(ds_s)))
-    dvt = _mm(f * (s_ds + _mT(s_ds)), vt, transpose_a=True)  # (v (F ∘ (S dS + dSᵀ S)))ᵀ
+    du = _mm(u, f * (ds_s + _mH(ds_s)))
+    phase = _imaginary_diagonal(ds_matrix)  # complex: the phase that u's columns take (JAX's choice)
+    if phase is not None:
+        du = du + _mm(u, _scale_columns(phase, inverse_s))
+    dvt = _mm(_conj(f * (s_ds + _mH(s_ds))), vt, transpose_a=True)  # (v (F ∘ (S dS + dSᴴ S)))ᴴ
     if m > n:  # the part of dA v outside u's columns
-        t_v = _mm(t, vt, transpose_b=True)
-        du = du + _scale_columns(t_v - _mm(u, _mm(u, t_v, transpose_a=True)), inverse_s)
-    if n > m:  # the part of uᵀ dA outside vt's rows
-        ut = _mm(u, t, transpose_a=True)
-        dvt = dvt + _scale_rows(ut - _mm(_mm(ut, vt, transpose_b=True), vt), inverse_s)
-    return [du, _diagonal(ds_matrix), dvt]
+        t_v = _mm(t, _conj(vt), transpose_b=True)
+        du = du + _scale_columns(t_v - _mm(u, _mm(_conj(u), t_v, transpose_a=True)), inverse_s)
+    if n > m:  # the part of uᴴ dA outside vt's rows
+        ut = _mm(_conj(u), t, transpose_a=True)
+        dvt = dvt + _scale_rows(ut - _mm(_mm(ut, _conj(vt), transpose_b=True), vt), inverse_s)
+    ds = _diagonal(ds_matrix)
+    return [du, builder.real(ds) if ds.is_complex else ds, dvt]
 
 
 @family.vjp("tad.svd")
@@ -889,27 +978,29 @@ def _svd_vjp(c, cotangents):
     u, s, vt = _svd_checked(c)
     m, n = c.inputs[0].shape[-2:]
     inverse_s = 1.0 / builder.wrap(s)
-    # The cotangent of dS = uᵀ dA v, and what reaches dA besides it.
+    # The cotangent of dS = uᴴ dA v, and what reaches dA besides it (the jvp's steps transposed: a
+    # complex u or vt enters conjugated where the jvp has it plain, and plain where conjugated).
+    u_bar, vt_bar = _conj(u), _conj(vt)
+    f = _as_type_of(_reciprocal_differences(s, True), u)
     inner, outer = [], []
     if ct_s is not None:
-        inner.append(_diag_matrix(ct_s))
+        inner.append(_diag_matrix(_as_type_of(ct_s, u)))
     if ct_u is not None:
-        g = _reciprocal_differences(s, True) * _mm(u, ct_u, transpose_a=True)
-        inner.append(_scale_columns(g + _mT(g), s))
+        ut_ct = _mm(u, ct_u, transpose_a=True)
+        g = f * ut_ct
+        inner.append(_scale_columns(g + _mH(g), s))
+        phase = _imaginary_diagonal(ut_ct)
+        if phase is not None:
+            inner.append(_scale_columns(phase, inverse_s))
         if m > n:
-            outer.append(_mm(_scale_columns(ct_u - _mm(u, _mm(u, ct_u, transpose_a=True)), inverse_s), vt))
+            outer.append(_mm(_scale_columns(ct_u - _mm(u_bar, ut_ct), inverse_s), vt_bar))
     if ct_vt is not None:
-        h = _reciprocal_differences(s, True) * _mm(vt, ct_vt, transpose_b=True)
-        inner.append(_scale_rows(h + _mT(h), s))
+        h = f * _conj(_mm(vt, ct_vt, transpose_b=True))
+        inner.append(_scale_rows(h + _mH(h), s))
         if n > m:
-            outer.append(_mm(u, _scale_rows(ct_vt - _mm(_mm(ct_vt, vt, transpose_b=True), vt), inverse_s)))
-    middle = inner[0]
-    for term in inner[1:]:
-        middle = middle + term
-    total = _mm(_mm(u, middle), vt)
-    for term in outer:
-        total = total + term
-    return [total]
+            outer.append(_mm(u_bar, _scale_rows(ct_vt - _mm(_mm(ct_vt, vt, transpose_b=True), vt_bar),
+                                                inverse_s)))
+    return [_plus(_mm(_mm(u_bar, _plus(*inner)), vt_bar), *outer)]
 
 
 # ----------------------------------------------------------------------------

@@ -186,3 +186,44 @@ def test_complex_refusals():
         ta.jit(lambda z: z // z)(z)
     with pytest.raises(TypeError, match="max of complex"):
         ta.jit(lambda z: tnp.max(z))(z)
+
+
+INVERSES = {"arcsin": lambda z: 1 / np.sqrt(1 - z * z), "arccos": lambda z: -1 / np.sqrt(1 - z * z),
+            "arctan": lambda z: 1 / (1 + z * z), "arcsinh": lambda z: 1 / np.sqrt(z * z + 1),
+            "arccosh": lambda z: 1 / (np.sqrt(z - 1) * np.sqrt(z + 1)), "arctanh": lambda z: 1 / (1 - z * z)}
+
+
+def test_complex_inverse_functions_and_sign():
+    # Principal branches as numpy's (points in every quadrant, tiny and large ones); holomorphic
+    # derivatives f'(z) in both modes and under vmap; sign is z/|z| with JAX's zero derivative.
+    rng = np.random.default_rng(4)
+    z = np.concatenate([rng.normal(size=8) * 2 + 1j * rng.normal(size=8) * 2,
+                        [1e-9 + 1e-9j, -1e-8 + 2e-9j, -3 - 1e-3j, 1e5 + 1e5j, -1e5 + 3j]])
+    names = list(INVERSES) + ["sign"]
+
+    def all_of(z):
+        return tuple(getattr(tnp, name)(z) for name in names)
+
+    def derivatives(z):
+        ones = tnp.ones_like(z)
+        return tuple((ta.jvp(getattr(tnp, name), (z,), (ones,))[1],
+                      ta.vjp(getattr(tnp, name), z)[1](ones)[0],
+                      ta.vmap(getattr(tnp, name))(z)) for name in names)
+
+    for name, got in zip(names, ta.jit(all_of)(z)):
+        np.testing.assert_allclose(got, getattr(np, name)(z), rtol=1e-14, err_msg=name)
+    z64 = z.astype(np.complex64)
+    for name, got in zip(names, ta.jit(all_of)(z64)):
+        assert got.dtype == np.complex64
+        np.testing.assert_allclose(got, getattr(np, name)(z64.astype(np.complex128)), rtol=1e-5, err_msg=name)
+    for name, (forward, reverse, mapped) in zip(names, ta.jit(derivatives)(z)):
+        want = INVERSES[name](z) if name != "sign" else np.zeros_like(z)
+        np.testing.assert_allclose(forward, want, rtol=1e-9, atol=1e-300, err_msg=name)
+        np.testing.assert_allclose(reverse, want, rtol=1e-9, atol=1e-300, err_msg=name)
+        np.testing.assert_allclose(mapped, getattr(np, name)(z), rtol=1e-14, err_msg=name)
+    w = 0.3 - 0.7j  # against complex central differences
+    for name in INVERSES:
+        f = getattr(np, name)
+        difference = (f(w + 1e-6) - f(w - 1e-6)) / 2e-6
+        np.testing.assert_allclose(ta.grad(getattr(tnp, name), holomorphic=True)(w), difference, rtol=1e-8)
+    assert tnp.arcsinh(np.array([1 + 1j])).dtype == np.complex128  # eager

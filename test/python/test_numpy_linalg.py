@@ -190,3 +190,111 @@ def test_second_order_derivatives():
 
     check_grads(lambda a: tnp.linalg.slogdet(a)[1] + tnp.sum(tnp.linalg.cholesky(a)), (SPD,), order=2,
                 modes=("rev",))
+
+
+# ----------------------------------------------------------------------------
+# Complex matrices
+# ----------------------------------------------------------------------------
+
+def complex_normal(*shape):
+    return rng.normal(size=shape) + 1j * rng.normal(size=shape)
+
+
+def hermitian_pd(n, batch=()):
+    m = complex_normal(*batch, n, n)
+    return m @ np.conj(np.swapaxes(m, -1, -2)) + n * np.eye(n)
+
+
+def of_parts(g, xp):
+    """``g`` of complex arrays as a function of their real and imaginary parts, its result's parts stacked.
+
+    Checked by :func:`check` in float64, that tests each complex rule under JAX's conventions: the
+    tangents that reach it are complex, and its vjp must be the transpose of its jvp under
+    ``Re(sum(ct * t))`` for the dot-product test to pass through ``tad.complex``/``tad.real``/``tad.imag``.
+    """
+    def f(*parts):
+        out = xp.asarray(g(*(parts[i] + 1j * parts[i + 1] for i in range(0, len(parts), 2))))
+        return xp.stack([xp.real(out), xp.imag(out)])
+
+    return f
+
+
+def parts(*arrays):
+    return tuple(p for z in arrays for p in (z.real, z.imag))
+
+
+CA, CB = complex_normal(3, 3) + 3.0 * np.eye(3), complex_normal(3, 2)
+CTALL, CWIDE, CHPD = complex_normal(4, 3), complex_normal(3, 4), hermitian_pd(3)
+CUPPER = np.triu(CA)
+
+COMPLEX_CASES = {  # name: (function of complex arrays, complex arguments, numpy/scipy reference)
+    "cholesky": (tnp.linalg.cholesky, (CHPD,), np.linalg.cholesky),
+    "solve": (tnp.linalg.solve, (CA, CB), np.linalg.solve),
+    "inv": (tnp.linalg.inv, (CA,), np.linalg.inv),
+    "det": (tnp.linalg.det, (CA,), np.linalg.det),
+    "slogdet": (lambda a: tnp.linalg.slogdet(a)[0] * tnp.linalg.slogdet(a)[1], (CA,),
+                lambda a: np.linalg.slogdet(a)[0] * np.linalg.slogdet(a)[1]),
+    "qr-q": (lambda a: tnp.linalg.qr(a)[0], (CTALL,), lambda a: np.linalg.qr(a)[0]),
+    "qr-r": (lambda a: tnp.linalg.qr(a)[1], (CTALL,), lambda a: np.linalg.qr(a)[1]),
+    "eigvalsh": (tnp.linalg.eigvalsh, (CHPD,), np.linalg.eigvalsh),
+    "eigh-vectors": (lambda a: tnp.abs(tnp.linalg.eigh(a)[1]) ** 2, (CHPD,),
+                     lambda a: np.abs(np.linalg.eigh(a)[1]) ** 2),
+    "svd-values": (lambda a: tnp.linalg.svd(a, compute_uv=False), (CTALL,),
+                   lambda a: np.linalg.svd(a, compute_uv=False)),
+    "svd-u-tall": (lambda a: tnp.abs(tnp.linalg.svd(a, full_matrices=False)[0]) ** 2, (CTALL,),
+                   lambda a: np.abs(np.linalg.svd(a, full_matrices=False)[0]) ** 2),
+    "svd-vh-wide": (lambda a: tnp.abs(tnp.linalg.svd(a, full_matrices=False)[2]) ** 2, (CWIDE,),
+                    lambda a: np.abs(np.linalg.svd(a, full_matrices=False)[2]) ** 2),
+    "svd-u-wide-vh-tall": (lambda a, b: tnp.abs(tnp.linalg.svd(a, full_matrices=False)[0]) ** 2
+                           + tnp.sum(tnp.abs(tnp.linalg.svd(b, full_matrices=False)[2]) ** 2, axis=0, keepdims=True),
+                           (CWIDE, CTALL),
+                           lambda a, b: np.abs(np.linalg.svd(a, full_matrices=False)[0]) ** 2
+                           + np.sum(np.abs(np.linalg.svd(b, full_matrices=False)[2]) ** 2, axis=0, keepdims=True)),
+    "pinv": (tnp.linalg.pinv, (CWIDE,), np.linalg.pinv),
+    "norm-2-fro": (lambda a: tnp.linalg.norm(a, 2) + tnp.linalg.norm(a), (CTALL,),
+                   lambda a: np.linalg.norm(a, 2) + np.linalg.norm(a)),
+    "solve-triangular-conj": (lambda a, b: tsl.solve_triangular(a, b, trans="C"), (CUPPER, CB),
+                              lambda a, b: sl.solve_triangular(a, b, trans="C")),
+    "cho-solve": (lambda a, b: tsl.cho_solve(tsl.cho_factor(a), b), (CHPD, CB),
+                  lambda a, b: sl.cho_solve(sl.cho_factor(a), b)),
+    "lu-l-u": (lambda a: tsl.lu(a)[1][:3] @ tsl.lu(a)[2], (CTALL,), lambda a: sl.lu(a)[1][:3] @ sl.lu(a)[2]),
+    "lu-solve-conj": (lambda a, b: tsl.lu_solve(tsl.lu_factor(a), b, trans=2), (CA, CB),
+                      lambda a, b: sl.lu_solve(sl.lu_factor(a), b, trans=2)),
+}
+# Jacobians of complex parts cost much more to compile: checked for one rule with conjugates.
+COMPLEX_JACOBIANS = {"solve-triangular-conj"}
+
+
+@pytest.mark.parametrize("name", COMPLEX_CASES)
+def test_complex_values_and_derivatives(name):
+    f, args, reference = COMPLEX_CASES[name]
+    check(of_parts(f, tnp), parts(*args), of_parts(reference, np), jacobians=name in COMPLEX_JACOBIANS)
+
+
+def test_complex64_and_eager_complex_calls():
+    a = (CHPD + 0.5j * np.eye(3)).astype(np.complex64)
+    x = ta.jit(lambda a, b: tnp.linalg.solve(a, b))(a, CB.astype(np.complex64))
+    assert x.dtype == np.complex64
+    np.testing.assert_allclose(x, np.linalg.solve(a, CB.astype(np.complex64)), rtol=1e-4)
+    h = CHPD.astype(np.complex64)
+    w, v = tnp.linalg.eigh(h)
+    assert w.dtype == np.float32 and v.dtype == np.complex64
+    np.testing.assert_allclose(h @ v, v * w, atol=1e-4)
+    u, s, vh = tnp.linalg.svd(CTALL.astype(np.complex64), full_matrices=True)
+    assert s.dtype == np.float32 and u.shape == (4, 4)
+    np.testing.assert_allclose((u[:, :3] * s) @ vh, CTALL, atol=1e-4)
+    np.testing.assert_allclose(tnp.linalg.cholesky(h), np.linalg.cholesky(h), rtol=1e-4, atol=1e-5)
+    q, r = tsl.qr(CWIDE.astype(np.complex64))
+    np.testing.assert_allclose(q @ r, CWIDE, atol=1e-4)
+    np.testing.assert_allclose(tnp.linalg.det(CA), np.linalg.det(CA), rtol=1e-12)  # eager complex128
+
+
+def test_complex_gradient_of_a_real_loss_follows_jax():
+    # grad of a real function of z = x + iy is df/dx - i df/dy.
+    loss = ta.jit(lambda a: tnp.linalg.slogdet(a)[1] + tnp.sum(tnp.abs(tnp.linalg.inv(a)) ** 2))
+    g = ta.grad(lambda a: tnp.linalg.slogdet(a)[1] + tnp.sum(tnp.abs(tnp.linalg.inv(a)) ** 2))(CA)
+    e = np.zeros((3, 3))
+    e[1, 2] = 1e-6
+    dx = (loss(CA + e) - loss(CA - e)) / 2e-6
+    dy = (loss(CA + 1j * e) - loss(CA - 1j * e)) / 2e-6
+    np.testing.assert_allclose(g[1, 2], dx - 1j * dy, rtol=1e-6)

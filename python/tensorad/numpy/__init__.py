@@ -525,8 +525,10 @@ def angle(x, deg: bool = False) -> Tracer:
 
 @emits_ops
 def sign(x) -> Tracer:
-    """Elementwise sign: -1, 0 or 1 (NaN stays NaN), in the dtype of ``x``."""
+    """Elementwise sign: -1, 0 or 1 (NaN stays NaN), in the dtype of ``x``; ``z / |z|`` of complex ``z``."""
     x = asarray(x)
+    if _dt.is_complex(x.dtype):  # numpy 2's, with JAX's zero derivative
+        return _wrap(builder.sign(x.value))
     s = subtract(astype(greater(x, 0), x.dtype), astype(less(x, 0), x.dtype))
     if _dt.is_float(x.dtype):
         return where(not_equal(x, x), x, s)

@@ -12,7 +12,10 @@ and ``slogdet`` through ``trace(solve(a, da))``, ``pinv`` Golub and
 Pereyra's), in both modes; ``eigh``'s and ``svd``'s are infinite where eigen
 or singular values repeat, and ``svd``'s exists for reduced factors (or
 square matrices).
-Integer inputs are computed in float64; float32 stays float32.
+Integer inputs are computed in float64; float32 stays float32, and complex64
+and complex128 matrices are computed by LAPACK's ``c`` and ``z`` routines
+(``eigh`` of Hermitian ones; eigen and singular values real), with JAX's
+conjugate-transpose rules and its conventions for complex derivatives.
 
 Examples
 --------
@@ -58,7 +61,7 @@ def _tracer(value) -> Tracer:
 
 
 def float_matrices(a, name: str, square: bool = False) -> Tracer:
-    """``a`` as a traced float32/float64 array of matrices (integers and booleans become float64).
+    """``a`` as a traced float32/float64/complex64/complex128 array of matrices (integers, booleans: float64).
 
     Raises ``ValueError`` naming ``name`` for fewer than two dims, empty or
     (with ``square``) non-square matrices; ``TypeError`` for other dtypes.
@@ -73,8 +76,9 @@ def float_matrices(a, name: str, square: bool = False) -> Tracer:
     dtype = a.dtype
     if _dt.is_bool(dtype) or not (_dt.is_float(dtype) or _dt.is_complex(dtype)):
         return tnp.astype(a, tnp.float64)
-    if dtype not in (tnp.float32, tnp.float64):
-        raise TypeError(f"{name}: {dtype.name} matrices are not supported (LAPACK computes float32 and float64)")
+    if dtype not in (tnp.float32, tnp.float64, tnp.complex64, tnp.complex128):
+        raise TypeError(f"{name}: {dtype.name} matrices are not supported (LAPACK computes float32, float64, "
+                        "complex64 and complex128)")
     return a
 
 
@@ -90,8 +94,21 @@ def matrix_transpose(x) -> Tracer:
     return tnp.swapaxes(tnp.asarray(x), -1, -2)
 
 
+def conj_transpose(x) -> Tracer:
+    """The conjugate transpose of the matrices in the last two dims (the transpose of real ones).
+
+    Examples
+    --------
+    >>> conj_transpose(np.array([[1j, 2.0]]))
+    array([[0.-1.j],
+           [2.-0.j]])
+    """
+    x = tnp.asarray(x)
+    return matrix_transpose(tnp.conj(x) if _dt.is_complex(x.dtype) else x)
+
+
 def _symmetrize(a: Tracer) -> Tracer:
-    return (a + matrix_transpose(a)) / 2.0
+    return (a + conj_transpose(a)) / 2.0
 
 
 def _eye_like(a: Tracer, n: int) -> Tracer:
@@ -115,10 +132,10 @@ def _broadcast_batches(a: Tracer, b: Tracer) -> tuple:
 
 @emits_ops
 def cholesky(a, *, upper: bool = False, symmetrize_input: bool = True) -> Tracer:
-    """Cholesky factor of symmetric positive definite matrices: lower ``l`` with ``a = l @ l.T``.
+    """Cholesky factor of symmetric (Hermitian) positive definite matrices: lower ``l`` with ``a = l @ l.T.conj()``.
 
     NaNs where a matrix is not positive definite (JAX's behaviour); ``upper``
-    gives ``l.T``. The input is symmetrized first, as in JAX.
+    gives ``l.T.conj()``. The input is symmetrized first, as in JAX.
 
     Examples
     --------
@@ -130,7 +147,7 @@ def cholesky(a, *, upper: bool = False, symmetrize_input: bool = True) -> Tracer
     if symmetrize_input:
         a = _symmetrize(a)
     low = _tracer(lapack.cholesky(a.value))
-    return matrix_transpose(low) if upper else low
+    return conj_transpose(low) if upper else low
 
 
 @emits_ops
@@ -156,7 +173,7 @@ def qr(a, mode: str = "reduced"):
 
 @emits_ops
 def eigh(a, UPLO: str | None = None, symmetrize_input: bool = True):  # noqa: N803 (numpy's name)
-    """Eigenvalues (ascending) and eigenvectors (columns) of symmetric matrices: ``EighResult(w, v)``.
+    """Eigenvalues (ascending, real) and eigenvectors (columns) of symmetric (Hermitian) matrices: ``EighResult(w, v)``.
 
     The input is symmetrized first, as in JAX; without that, only the
     triangle ``UPLO`` says (``"L"`` by default) is read.
@@ -227,7 +244,7 @@ def solve(a, b) -> Tracer:
     """
     a = float_matrices(a, "solve", square=True)
     b = tnp.asarray(b)
-    dtype = _dt.result_type(a, b) if _dt.is_float(b.dtype) else a.dtype
+    dtype = _dt.result_type(a, b) if _dt.is_float(b.dtype) or _dt.is_complex(b.dtype) else a.dtype
     a, b = tnp.astype(a, dtype), tnp.astype(b, dtype)
     vector = b.ndim == 1
     if vector:
@@ -254,7 +271,7 @@ def inv(a) -> Tracer:
 
 
 def _lu_diagonal_and_sign(a: Tracer) -> tuple:
-    """The diagonal of ``u`` in ``p a = l u`` and the sign of ``p`` (±1, float)."""
+    """The diagonal of ``u`` in ``p a = l u`` and the sign of ``p`` (±1, of ``a``'s dtype)."""
     lu_, pivots, _ = (_tracer(v) for v in lapack.lu(a.value))
     n = a.shape[-1]
     swaps = tnp.sum(tnp.astype(pivots != tnp.arange(n, dtype=tnp.int32), tnp.int32), axis=-1)
@@ -266,6 +283,12 @@ def _lu_diagonal_and_sign(a: Tracer) -> tuple:
 def _slogdet(a):
     """(sign, log |det|) from an LU factorization, with JAX's rule: d log|det a| = trace(a⁻¹ da), a solve."""
     diagonal, sign = _lu_diagonal_and_sign(a)
+    if _dt.is_complex(a.dtype):  # the sign is the product of the diagonal's phases
+        magnitude = tnp.abs(diagonal)
+        phases = diagonal / tnp.where(magnitude == 0.0, 1.0, magnitude)
+        sign = sign * tnp.prod(phases, axis=-1)
+        sign = tnp.where(tnp.any(magnitude == 0.0, axis=-1), 0.0, sign)
+        return sign, tnp.sum(tnp.log(magnitude), axis=-1)
     negatives = tnp.sum(tnp.astype(diagonal < 0.0, tnp.int32), axis=-1)
     sign = sign * (1.0 - 2.0 * tnp.astype(negatives % 2, a.dtype))
     sign = tnp.where(tnp.any(diagonal == 0.0, axis=-1), 0.0, sign)
@@ -276,7 +299,10 @@ def _slogdet(a):
 def _slogdet_jvp(primals, tangents):
     (a,), (a_dot,) = primals, tangents
     sign, logabsdet = _slogdet(a)
-    return (sign, logabsdet), (tnp.zeros_like(sign), _diagonal(solve(a, a_dot)).sum(axis=-1))
+    trace = _diagonal(solve(a, a_dot)).sum(axis=-1)
+    if _dt.is_complex(a.dtype):  # JAX's: the imaginary part of the trace turns the sign
+        return (sign, logabsdet), ((trace - tnp.real(trace)) * sign, tnp.real(trace))
+    return (sign, logabsdet), (tnp.zeros_like(sign), trace)
 
 
 @emits_ops
@@ -284,7 +310,8 @@ def slogdet(a) -> SlogdetResult:
     """Sign and natural log of the absolute value of the determinant: ``SlogdetResult(sign, logabsdet)``.
 
     Computed from an LU factorization; a singular matrix has sign 0 and
-    logabsdet ``-inf``. The derivative is JAX's, ``trace(solve(a, da))``.
+    logabsdet ``-inf``; the sign of a complex matrix is ``det / |det|``. The
+    derivative is JAX's, ``trace(solve(a, da))``.
 
     Examples
     --------
@@ -349,20 +376,20 @@ def _pinv_with(rtol: float | None):
         u, s, vh = svd(a, full_matrices=False)
         cutoff = (_default_rtol(a) if rtol is None else rtol) * s[..., :1]
         s = tnp.where(s > cutoff, s, np.inf)
-        return tnp.matmul(matrix_transpose(vh), matrix_transpose(u) / s[..., :, None])
+        return tnp.matmul(conj_transpose(vh), conj_transpose(u) / s[..., :, None])
 
     @pinv_.defjvp
     def _jvp(primals, tangents):
         (a,), (a_dot,) = primals, tangents
         p = pinv_(a)
-        mm = tnp.matmul
+        mm, h = tnp.matmul, conj_transpose
         if a.shape[-2] >= a.shape[-1]:
-            s = mm(mm(p, matrix_transpose(p)), matrix_transpose(a_dot))
-            t = mm(mm(matrix_transpose(a_dot), matrix_transpose(p)), p)
+            s = mm(mm(p, h(p)), h(a_dot))
+            t = mm(mm(h(a_dot), h(p)), p)
             p_dot = -mm(mm(p, a_dot), p) + s - mm(mm(s, a), p) + t - mm(mm(p, a), t)
         else:
-            s = mm(p, mm(matrix_transpose(p), matrix_transpose(a_dot)))
-            t = mm(matrix_transpose(a_dot), mm(matrix_transpose(p), p))
+            s = mm(p, mm(h(p), h(a_dot)))
+            t = mm(h(a_dot), mm(h(p), p))
             p_dot = -mm(p, mm(a_dot, p)) + s - mm(s, mm(a, p)) + t - mm(p, mm(a, t))
         return p, p_dot
 
@@ -415,8 +442,9 @@ def lstsq(a, b, rcond=None):
     mask = s >= rcond * s[:1]
     rank = tnp.sum(tnp.astype(mask, tnp.int64))
     s_inv = tnp.where(mask, 1.0 / tnp.where(mask, s, 1.0), 0.0)
-    x = tnp.matmul(matrix_transpose(vt), s_inv[:, None] * tnp.matmul(matrix_transpose(u), b))
-    residuals = tnp.sum((b - tnp.matmul(a, x)) ** 2, axis=0)
+    x = tnp.matmul(conj_transpose(vt), s_inv[:, None] * tnp.matmul(conj_transpose(u), b))
+    error = b - tnp.matmul(a, x)
+    residuals = tnp.sum(tnp.real(error * tnp.conj(error)) if _dt.is_complex(error.dtype) else error ** 2, axis=0)
     if vector:
         x, residuals = tnp.reshape(x, x.shape[:1]), tnp.reshape(residuals, ())
     return x, residuals, rank, s

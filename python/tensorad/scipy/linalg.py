@@ -4,8 +4,10 @@ scipy's names, defaults and results (``cholesky`` is upper by default, ``qr``
 complete, ``lu`` returns ``(p, l, u)`` with ``a = p @ l @ u``), built on the
 ops behind :mod:`tensorad.numpy.linalg`, with JAX's differences: batches of
 matrices in the trailing two dims, NaNs instead of ``LinAlgError``, and the
-``overwrite_*``/``check_finite`` arguments accepted and ignored. Derivatives
-in both modes come from the rules of the factorizations and solves.
+``overwrite_*``/``check_finite`` arguments accepted and ignored. Complex
+matrices take conjugate transposes where scipy's do (``cholesky``'s
+``a = u.conj().T @ u``, ``trans="C"``). Derivatives in both modes come from
+the rules of the factorizations and solves.
 
 Examples
 --------
@@ -22,6 +24,7 @@ import numpy as np
 
 from tensorad.dialects.families import linalg_lapack as lapack
 
+from .. import dtypes as _dt
 from .. import numpy as tnp
 from ..numpy import linalg as _linalg
 from ..tracing import Tracer, emits_ops
@@ -29,10 +32,11 @@ from ..tracing import Tracer, emits_ops
 __all__ = ["cho_factor", "cho_solve", "cholesky", "det", "eigh", "inv", "lu", "lu_factor", "lu_solve", "qr",
            "solve", "solve_triangular", "svd"]
 
-_TRANS = {0: False, "N": False, 1: True, "T": True, 2: True, "C": True}
+_TRANS = {0: "N", "N": "N", 1: "T", "T": "T", 2: "C", "C": "C"}
 
 
-def _trans(trans) -> bool:
+def _trans(trans) -> str:
+    """``"N"``, ``"T"`` or ``"C"`` (no transpose, transpose, conjugate transpose) of scipy's ``trans``."""
     if trans not in _TRANS:
         raise ValueError(f"trans must be 0, 1, 2, 'N', 'T' or 'C', got {trans!r}")
     return _TRANS[trans]
@@ -53,15 +57,19 @@ def _result(x: Tracer, vector: bool) -> Tracer:
     return tnp.reshape(x, x.shape[:-1]) if vector else x
 
 
-def _triangular(a: Tracer, b: Tracer, *, lower: bool, transpose: bool = False, unit_diagonal: bool = False):
-    return Tracer.of(lapack.triangular_solve(a.value, b.value, left_side=True, lower=lower, transpose_a=transpose,
-                                             unit_diagonal=unit_diagonal))
+def _triangular(a: Tracer, b: Tracer, *, lower: bool, transpose: str = "N", unit_diagonal: bool = False):
+    """``op(a)⁻¹ b``, ``op`` as ``transpose`` says (``"C"``: ``a⁻ᴴ b = conj(a⁻ᵀ conj(b))``)."""
+    conjugate = transpose == "C" and _dt.is_complex(a.dtype)
+    b = tnp.conj(b) if conjugate else b
+    x = Tracer.of(lapack.triangular_solve(a.value, b.value, left_side=True, lower=lower,
+                                          transpose_a=transpose != "N", unit_diagonal=unit_diagonal))
+    return tnp.conj(x) if conjugate else x
 
 
 @emits_ops
 def solve_triangular(a, b, trans=0, lower: bool = False, unit_diagonal: bool = False, overwrite_b: bool = False,
                      debug=None, check_finite: bool = True) -> Tracer:
-    """Solve ``op(a) x = b`` for triangular ``a`` (the triangle ``lower`` says; ``op`` a transpose for ``trans``).
+    """Solve ``op(a) x = b`` for triangular ``a`` (the triangle ``lower`` says; ``op`` as ``trans``: N, T or C).
 
     Examples
     --------
@@ -75,7 +83,7 @@ def solve_triangular(a, b, trans=0, lower: bool = False, unit_diagonal: bool = F
 
 @emits_ops
 def cholesky(a, lower: bool = False, overwrite_a: bool = False, check_finite: bool = True) -> Tracer:
-    """Cholesky factor: upper ``u`` with ``a = u.T @ u`` (scipy's default), or lower ``l`` with ``lower``.
+    """Cholesky factor: upper ``u`` with ``a = u.conj().T @ u`` (scipy's default), or lower ``l`` with ``lower``.
 
     Examples
     --------
@@ -115,9 +123,9 @@ def cho_solve(c_and_lower, b, overwrite_b: bool = False, check_finite: bool = Tr
 def _cho_solve(c, b, *, lower: bool) -> Tracer:
     c = _linalg.float_matrices(c, "cho_solve", square=True)
     b, vector = _right_hand_side(c, b)
-    # lower: l lᵀ x = b; upper: uᵀ u x = b.
-    y = _triangular(c, b, lower=lower, transpose=not lower)
-    return _result(_triangular(c, y, lower=lower, transpose=lower), vector)
+    # lower: l lᴴ x = b; upper: uᴴ u x = b.
+    y = _triangular(c, b, lower=lower, transpose="N" if lower else "C")
+    return _result(_triangular(c, y, lower=lower, transpose="C" if lower else "N"), vector)
 
 
 def _factors(a: Tracer) -> tuple:
@@ -192,9 +200,10 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b: bool = False, check_finite: bo
     pivots = tnp.astype(tnp.asarray(pivots), tnp.int32)
     m = packed.shape[-1]
     p = _permutation_matrix(Tracer.of(lapack.lu_pivots_to_permutation(pivots.value, m)), packed.dtype)
-    if _trans(trans):  # aᵀ = uᵀ lᵀ p: x = pᵀ l⁻ᵀ u⁻ᵀ b
-        y = _triangular(packed, b, lower=False, transpose=True)
-        x = _triangular(packed, y, lower=True, transpose=True, unit_diagonal=True)
+    trans = _trans(trans)
+    if trans != "N":  # aᵀ = uᵀ lᵀ p: x = pᵀ l⁻ᵀ u⁻ᵀ b (conjugate transposes for "C")
+        y = _triangular(packed, b, lower=False, transpose=trans)
+        x = _triangular(packed, y, lower=True, transpose=trans, unit_diagonal=True)
         x = tnp.matmul(_linalg.matrix_transpose(p), x)
     else:  # p a = l u: x = u⁻¹ l⁻¹ p b
         y = _triangular(packed, tnp.matmul(p, b), lower=True, unit_diagonal=True)
@@ -220,7 +229,7 @@ def solve(a, b, lower: bool = False, overwrite_a: bool = False, overwrite_b: boo
     if assume_a in ("pos", "positive definite"):
         triangle = tnp.where(np.tri(a.shape[-1], dtype=bool), a, 0.0) if lower else \
             tnp.where(np.tri(a.shape[-1], k=-1, dtype=bool), 0.0, a)
-        full = triangle + _linalg.matrix_transpose(triangle) - a * np.eye(a.shape[-1], dtype=a.dtype)
+        full = triangle + _linalg.conj_transpose(triangle) - a * np.eye(a.shape[-1], dtype=a.dtype)
         return cho_solve((cholesky(full, lower=True), True), b)
     b = tnp.asarray(b)
     if b.ndim == a.ndim - 1:

@@ -10,7 +10,7 @@ func.func @not_square(%a: tensor<2x3xf64>) {
 // -----
 
 func.func @integers(%a: tensor<3x3xi32>) {
-  // expected-error @+1 {{operand must be f32 or f64 (LAPACK's), got i32}}
+  // expected-error @+1 {{operand must be f32, f64 or complex of them (LAPACK's), got i32}}
   %0 = "tad.cholesky"(%a) : (tensor<3x3xi32>) -> tensor<3x3xi32>
   return
 }
