@@ -9,8 +9,8 @@ segments and store-nothing (one region around the whole network), run with
 ``tensorad.checkpoint`` in the same process.
 
 The solve time of each budget is that of the tier ``tensorad.jit`` chose
-(``auto``); a second table gives the chain, exact and mincut tiers' solve
-times on the same graph.
+(``auto``); a second table gives the chain and mincut tiers' solve times on
+the same graph (and the exact tier's, on graphs small enough for it).
 
 Usage::
 
@@ -31,8 +31,9 @@ from mlir import ir
 import tensorad as ta
 import tensorad.numpy as tnp
 from tensorad.passes import remat
-from tensorad.passes.remat import cost
+from tensorad.passes.remat import cost, exact
 from tensorad.passes.remat.graph import build
+from tensorad.passes.remat.progress import Progress
 from tensorad.tracing import TraceState
 
 
@@ -73,11 +74,12 @@ def measure(loss, ws, x, reps, budget=None):
             "compile_s": compile_s, "status": main.status, "tier": main.tier}
 
 
-def solve_time(graph, budget, tier, time_limit=10.0):
+def solve_time(graph, budget, tier, node_limit=exact.NODE_LIMIT):
     """Seconds the ``tier`` solver takes for ``budget`` on ``graph``, and the tier it ended in."""
     start = time.perf_counter()
     try:
-        used, solution = remat._solve(graph, budget, tier, time_limit)
+        with Progress(f"{tier} tier") as progress:
+            used, solution = remat._solve(graph, budget, tier, node_limit, progress)
     except remat.RematError:
         return time.perf_counter() - start, f"{tier}: not a chain", None
     return time.perf_counter() - start, used, solution
@@ -121,8 +123,9 @@ def main(argv=None):
     with module.context, ir.Location.unknown():
         graph = build(module.body.operations[0].operation)
     solves = {}
+    tiers = ("chain", "exact", "mincut") if len(graph.nodes) <= remat.EXACT_NODE_LIMIT else ("chain", "mincut")
     for label, budget in budgets:
-        solves[label] = {tier: solve_time(graph, budget, tier) for tier in ("auto", "chain", "exact", "mincut")}
+        solves[label] = {tier: solve_time(graph, budget, tier) for tier in ("auto",) + tiers}
         try:
             rows[label] = {**measure(store_all, ws, x, args.reps, budget), "budget": budget,
                            "solve_s": solves[label]["auto"][0]}
@@ -131,7 +134,7 @@ def main(argv=None):
 
     print(f"deep chain: {args.layers} x dense {args.width}->{args.width} + tanh, batch {args.batch}, "
           f"float32; one step = {step_flops / 1e9:.1f} GFLOP; graph of {len(graph.nodes)} nodes, "
-          f"store-all stage figure {cost.simulate(graph, {}).stage_peak / 1e6:.1f} MB")
+          f"store-all peak {cost.simulate(graph, {}).peak / 1e6:.1f} MB")
     header = f"{'schedule':<36}{'budget MB':>10}{'peak MB':>9}{'pred MB':>9}{'peak<=budget':>13}" \
              f"{'recompute':>10}{'step s':>8}{'x store-all':>12}{'compile s':>10}{'solve s':>8}  tier/status"
     print(header)
@@ -148,11 +151,11 @@ def main(argv=None):
               f"{row['step_s'] / base['step_s']:12.2f}{row['compile_s']:10.1f}"
               f"{row.get('solve_s', float('nan')):8.2f}  {row['tier']}/{row['status']}")
     print()
-    print(f"{'solve times (s), recompute % by tier':<36}" + "".join(f"{t:>22}" for t in ("chain", "exact", "mincut")))
-    for label, tiers in solves.items():
+    print(f"{'solve times (s), recompute % by tier':<36}" + "".join(f"{t:>22}" for t in tiers))
+    for label, by_tier in solves.items():
         cells = []
-        for tier in ("chain", "exact", "mincut"):
-            seconds, used, solution = tiers[tier]
+        for tier in tiers:
+            seconds, used, solution = by_tier[tier]
             if solution is None or solution.recompute is None:
                 cells.append(f"{seconds:8.2f} {'infeasible' if solution else used:>13}"[:22])
             else:

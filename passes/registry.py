@@ -132,8 +132,8 @@ def _render_options(options: Any) -> str:
     Examples
     --------
     >>> from tensorad.passes.remat import RematOptions
-    >>> _render_options(RematOptions(budget=2048, policy="save_only_these_names:a,b", time_limit=2.5))
-    'budget=2048 policy=save_only_these_names:a,b time-limit=2.5'
+    >>> _render_options(RematOptions(budget=2048, policy="save_only_these_names:a,b", node_limit=500))
+    'budget=2048 policy=save_only_these_names:a,b node-limit=500'
     """
     items = []
     for f in dataclasses.fields(options):

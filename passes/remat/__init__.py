@@ -9,17 +9,20 @@ region, unless the region's ``tad.policy`` lets them be kept), and with a
 peak live bytes fit it:
 
 * ``tier=exact``: the mixed-integer program of :mod:`.exact` (HiGHS, with a
-  time limit; "optimal" only at MIP gap 0);
-* ``tier=chain``: the dynamic program of :mod:`.chain`, for a forward that is
-  a chain of layers (a deep MLP) followed by its backward;
+  limit on branch-and-bound nodes; "optimal" only at MIP gap 0);
+* ``tier=chain``: the multi-level dynamic program of :mod:`.chain`, for a
+  forward that is a chain of layers (a deep MLP) followed by its backward;
 * ``tier=mincut``: the byte-weighted min-cut plus greedy repair of
   :mod:`.mincut`, for large programs;
 * ``tier=greedy``: the evictions of :mod:`.greedy` alone;
-* ``tier=auto`` (default): chain when the function is one and the chain tier
-  meets the budget, else exact up to :data:`EXACT_NODE_LIMIT` nodes, else mincut.
+* ``tier=auto`` (default): chain when the function is one, else exact up
+  to :data:`EXACT_NODE_LIMIT` nodes (mincut when the node limit stops it
+  without a schedule), else mincut.
 
-Every plan is checked with :func:`.cost.simulate`: its stage figure (an
-upper bound of the peak live bytes) fits the budget.
+Every plan is checked with :func:`.cost.simulate`: its peak live bytes, op
+by op, fit the budget. No solver reads a clock: the same program gets the
+same schedule on any machine. A solve that takes more than a second says
+what it is doing on stderr, once a second (:mod:`.progress`).
 
 A budget no schedule meets is an error that names the smallest feasible one.
 The pass returns a :class:`.report.RematReport` of what was kept and
@@ -29,7 +32,7 @@ to the caller in its :class:`~tensorad.passes.registry.PassResults`
 
 Options: ``budget`` (bytes, or with a ``kB``/``MB``/``GB``/``KiB``/``MiB``/``GiB``
 suffix), ``policy`` (the default policy of regions without one), ``tier``,
-``time_limit`` (seconds).
+``node_limit`` (branch-and-bound nodes of the exact tier).
 
 Examples
 --------
@@ -60,11 +63,14 @@ from mlir import ir
 
 from ..options import option
 from . import chain, cost, exact, greedy, mincut
+from .progress import Progress
 from .graph import POLICIES, build
 from .report import FunctionReport, RematReport
 from .rewrite import apply
 
-EXACT_NODE_LIMIT = 80
+# The exact tier's program grows as the cube of the nodes, and its bound is weak:
+# past a few dozen nodes proofs take minutes (see exact.NODE_LIMIT).
+EXACT_NODE_LIMIT = 24
 _UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9,
           "kib": 2**10, "mib": 2**20, "gib": 2**30}
 
@@ -100,43 +106,53 @@ def _inherit_policy(function: ir.Operation, policy: str) -> None:
 TIERS = ("auto", "chain", "exact", "mincut", "greedy")
 
 
-def _solve_chain(graph, budget: int):
+def _solve_chain(graph, budget: int, progress: Progress):
     """The chain tier as a :class:`~.exact.Solution` (None when ``graph`` is no chain)."""
     found = chain.find(graph)
     if found is None:
         return None
-    if cost.simulate(graph, {}).stage_peak <= budget:
+    if cost.simulate(graph, {}).peak <= budget:
         return exact.Solution({}, "optimal", 0.0, 0.0)
+    progress.update(f"chain tier, {found.length} layers")
     solution = chain.solve(found, budget)
-    if solution is None:
-        return exact.Solution(None, "infeasible", float("inf"), float("inf"),
-                              chain.smallest_budget(found))
-    plan = solution.plan()
+    plan = solution.plan() if solution is not None else None
     # The program counts what simulate() counts; checking keeps the guarantee unconditional.
-    if cost.simulate(graph, plan).stage_peak > budget:
-        return exact.Solution(None, "infeasible", float("inf"), float("inf"), solution.peak)
+    if plan is None or cost.simulate(graph, plan).peak > budget:
+        return exact.Solution(None, "infeasible", float("inf"), float("inf"),
+                              chain.smallest_budget(found, progress=progress.update))
     return exact.Solution(plan, "optimal", float(solution.flops), 0.0)
 
 
-def _solve(graph, budget: int, tier: str, time_limit: float):
+def _solve(graph, budget: int, tier: str, node_limit: int, progress: Progress):
+    """``(tier used, solution)``: the tier asked for, or for ``auto`` the first that fits (see the module docstring)."""
     if tier not in TIERS:
         raise ValueError(f"unknown tier '{tier}'; known: {', '.join(TIERS)}")
     chained = None
     if tier in ("chain", "auto"):
-        chained = _solve_chain(graph, budget)
-        if chained is not None and (tier == "chain" or chained.recompute is not None):
+        chained = _solve_chain(graph, budget, progress)
+        if chained is not None and (chained.recompute is not None or tier == "chain"):
             return "chain", chained
-        if tier == "chain":
+        if chained is None and tier == "chain":
             raise RematError(graph.block.owner.location, "tier=chain: the function is not a chain of "
                              "layers followed by its backward (see tensorad.passes.remat.chain.find)")
     if tier == "exact" or (tier == "auto" and len(graph.nodes) <= EXACT_NODE_LIMIT):
-        used, solution = "exact", exact.solve(graph, budget, time_limit)
+        progress.update(f"exact tier, {len(graph.nodes)} nodes, at most {node_limit} branch-and-bound nodes")
+        used, solution = "exact", exact.solve(graph, budget, node_limit)
         if solution.recompute is None:
-            solution.smallest, solution.smallest_proven = exact.smallest_budget(graph, time_limit)
+            progress.update("exact tier: the smallest budget")
+            solution.smallest, solution.smallest_proven = exact.smallest_budget(graph, node_limit)
     elif tier == "greedy":
         used, solution = "greedy", greedy.solve(graph, budget)
     else:
+        progress.update(f"mincut tier, {len(graph.nodes)} nodes")
         used, solution = "mincut", mincut.solve(graph, budget)
+    if solution.recompute is None and solution.status == "unknown" and tier == "auto":
+        # The node limit came before the exact tier found a schedule: the min-cut tier may find one.
+        progress.update(f"mincut tier, {len(graph.nodes)} nodes")
+        used, fallback = "mincut", mincut.solve(graph, budget)
+        if fallback.recompute is not None:
+            return used, fallback
+        solution.smallest = min(solution.smallest, fallback.smallest)
     if solution.recompute is None and chained is not None and not solution.smallest_proven:
         # The chain tier may know a smaller feasible budget than the fallback reached.
         solution.smallest = min(solution.smallest, chained.smallest)
@@ -144,7 +160,7 @@ def _solve(graph, budget: int, tier: str, time_limit: float):
 
 
 def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto",
-                  time_limit: float = 10.0) -> FunctionReport:
+                  node_limit: int = exact.NODE_LIMIT) -> FunctionReport:
     """Schedule one function in place and describe what was decided.
 
     Raises
@@ -155,16 +171,18 @@ def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto"
     graph = build(function)
     store_all = cost.simulate(graph, {})
     recompute, tier_used, status, gap = greedy.region_plan(graph), "regions", "honoured", 0.0
+    name = function.attributes["sym_name"].value
     if budget is not None:
         _static_sizes(function)
-        tier_used, solution = _solve(graph, budget, tier, time_limit)
+        with Progress(f"@{name}") as progress:
+            tier_used, solution = _solve(graph, budget, tier, node_limit, progress)
         if solution.recompute is None:
             smallest = (f"the smallest feasible budget is {solution.smallest} bytes"
                         if solution.smallest_proven else
                         f"the smallest feasible budget found is {solution.smallest} bytes "
                         f"(the {tier_used} tier did not prove it minimal)")
             raise RematError(function.location,
-                             f"no schedule of @{function.attributes['sym_name'].value} keeps "
+                             f"no schedule of @{name} keeps "
                              f"peak live bytes within the budget of {budget} bytes; {smallest}")
         recompute, status, gap = solution.recompute, solution.status, solution.gap
     chosen = cost.simulate(graph, recompute)
@@ -211,8 +229,8 @@ class RematOptions:
     policy: str = option("", "checkpoint policy of regions that name none", check=_is_policy,
                          accepted="one of " + ", ".join(POLICIES[:-1]) + ", save_only_these_names:NAME,...")
     tier: Literal[TIERS] = option("auto", "the solver; auto picks one by the function's size and shape")
-    time_limit: float = option(10.0, "seconds the exact tier's solver may take",
-                               check=lambda seconds: seconds > 0, accepted="a positive number of seconds")
+    node_limit: int = option(exact.NODE_LIMIT, "branch-and-bound nodes the exact tier's solver may explore",
+                             check=lambda nodes: nodes > 0, accepted="a positive integer")
 
 
 def run(op: ir.Operation, pass_, options: RematOptions = RematOptions()) -> Optional[RematReport]:
@@ -230,7 +248,7 @@ def run(op: ir.Operation, pass_, options: RematOptions = RematOptions()) -> Opti
         if options.policy:
             _inherit_policy(function, options.policy)
         try:
-            reports.append(plan_function(function, options.budget, options.tier, options.time_limit))
+            reports.append(plan_function(function, options.budget, options.tier, options.node_limit))
         except RematError as err:
             err.location.emit_error(str(err))
             pass_.signal_pass_failure()

@@ -1,4 +1,4 @@
-"""The chain tier: a dynamic program for sequential chains with heterogeneous layers.
+"""The chain tier: optimal multi-level checkpointing of sequential chains with heterogeneous layers.
 
 A *chain* is a forward sweep whose every value ``v_l`` reads only ``v_{l-1}``
 (and input-less nodes: constants, values made from arguments alone), followed
@@ -6,57 +6,70 @@ by a tail (the backward sweep) that reads the chain's values in reverse
 order, each in its own stretch of stages: the forward of a deep MLP and its
 backward. :func:`find` recognises one in a :class:`~.graph.Graph`.
 
-The schedules searched are those of Chen et al. with segments of any length
-(heterogeneous costs: Beaumont, Herrmann et al., "Optimal checkpointing for
-heterogeneous chains", 2019): the forward keeps checkpoints ``c_1 < ... <
-c_r = L``; when the tail first reads a value of segment ``(c_{k-1}, c_k]``
-that is not kept, the segment is recomputed from ``v_{c_{k-1}}`` up to it in
-one sweep (at the stage with the fewest other bytes live before that read) and the recomputed values are kept until their reads. Under the
-stage figure of :mod:`.cost` (every copy a stage makes counts for the whole
-stage) a sweep costs its whole length in memory at once, so keeping what it
-made costs nothing more at that stage: multi-level (Revolve-like) schedules
-only pay off where the tail's own bytes grow faster than the chain's values
-are freed, and this class is the one the solver is exact on. (On the deep
-MLP the exact tier's lower figures come instead from two things outside the
-class: making the tail's input-less constant again before each read, which
-:attr:`Chain.variant` measures and :func:`solve` tries, and splitting one
-sweep over the two stages before a read.)
+The schedules searched are the multi-level (recursive) ones of Beaumont,
+Eyraud-Dubois, Herrmann, Joly and Shilova ("Optimal checkpointing for
+heterogeneous chains", 2019), the dynamic program behind ``rotor``: the
+forward keeps some values (checkpoints); before the tail first reads a value
+``v_i`` that is not kept, a sweep recomputes it from the highest checkpoint
+``v_a`` below, and that sweep may itself keep values on the way, new
+checkpoints that later sweeps start from. Every sweep serving ``v_i`` runs at
+one stage (the one between the reads of the layer above and ``v_i``'s with
+the fewest other bytes live); a checkpoint is freed after the last sweep
+that starts from it or the tail's last read of it, whichever is later.
 
-The program minimises recomputed FLOPs subject to the stage figure fitting
-the budget. Its memory terms are those of :func:`.cost.simulate` for such a
-schedule, segment by segment: with ``H`` the bytes of the checkpoints below a
-segment, every stage of the segment's forward and backward stretch costs
-``H`` plus a term that depends only on the segment's ends. The state is
-(last checkpoint, ``H`` in slots of bytes rounded up, so the figure is never
-under-estimated); each step is vectorised over all earlier checkpoints and
-all slots with numpy, ``O(L^2 · slots)``: 1,000 layers in well under a second.
-The plan found is checked with :func:`.cost.simulate` by the pass.
+Memory is :func:`.cost.simulate`'s count, op by op: with ``H`` the bytes of
+the checkpoints held, a recomputed layer costs ``H``, the bytes of the tail
+live across its stage, its input and itself; a stage of the tail costs ``H``,
+what it has live, and the chain value it reads. The recursion:
+
+``Opt(a, i, H)``: least recompute to serve the tail's reads of the layers in
+``(a, i]`` with ``v_a`` held (in ``H``) and ``v_i`` the next value read, is
+the least over ``k`` in ``(a, i]`` of: the sweep ``a -> k`` (FLOPs of layers
+``a+1..k``), then ``Opt(k, i, H + |v_k|)`` if ``k < i``, then ``v_k``'s reads if
+the tail reads it, then ``Opt(a, j, H')`` for the next read layer ``j`` below
+``k`` (``H'`` less ``|v_a|`` when that sweep was ``v_a``'s last use). The
+forward is the same recursion from the arguments, at no cost. ``H`` is
+counted in slots of bytes rounded up (so the count is never under-estimated,
+and exact when the layers' bytes are multiples of the slot). The program is
+exact for its class of schedules; each ``(a, i)`` step is vectorised over
+``k`` and ``H`` with numpy, ``O(L · R · L · slots)`` for ``L`` layers of which
+``R`` are read. Longer chains use the single-level class (Chen's schedules
+with segments of any length: a sweep keeps only the value read), whose
+recompute costs do not depend on ``H``: ``O(L^2 · slots)``, 1,000 layers in
+about a second. The pass checks every plan with :func:`.cost.simulate`.
 
 Examples
 --------
 >>> c = synthetic(bytes=[8, 8, 8], flops=[5, 5, 5])
->>> solve(c, 24).checkpoints, solve(c, 16).checkpoints
-([1, 2, 3], [2, 3])
+>>> solve(c, 24).flops, solve(c, 24).plan()
+(0, {})
 >>> solve(c, 16).flops, solve(c, 16).plan()
 (5, {5: [0]})
+>>> solve(c, 15) is None
+True
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 # Slots the held-checkpoint bytes are counted in: finer costs time, coarser
 # rounds memory up more (never down, so plans stay within the budget).
 SLOTS = 256
+# Above this many (a, i, k, slot) cells the multi-level program is too slow
+# for a compiler pass (a second or more): the single-level one runs instead.
+MULTI_LEVEL_CELLS = 4 * 10**7
 _INF = np.inf
 
 
 @dataclass
 class Chain:
     """A chain found in a graph, as arrays indexed by layer ``1..L`` (index 0: the arguments).
+
+    "Everything else" is every value outside the chain (the tail's own).
 
     Attributes
     ----------
@@ -66,28 +79,19 @@ class Chain:
         Per layer (``[0]`` is 0).
     first_read, last_read : numpy.ndarray
         Stages at which the tail first and last reads each layer's value (-1: never).
-    fwd_bg : numpy.ndarray
-        Bytes of everything else live at the stage that computes layer ``l``.
-    fwd_after : numpy.ndarray
-        Most bytes of everything else over the stages between layers ``l`` and ``l + 1``.
+    fwd_at : numpy.ndarray
+        Bytes of everything else live while the forward computes layer ``l``.
+    fwd_before : numpy.ndarray
+        Most bytes of everything else over the stages between layers ``l - 1`` and ``l``.
+    sweep : numpy.ndarray
+        For a layer the tail reads, the stage before which the sweeps that
+        recompute it run (-1 for the others); for layer ``L``, the tail's first stage.
+    sweep_bg : numpy.ndarray
+        Bytes of everything else live across that stage's start.
     window : numpy.ndarray
         For a layer the tail reads: most bytes of everything else, plus the
-        layer's own bytes while it is live, over the stages from its sweep
-        stage to the next read layer's (the last one: to the end).
-    sweep_bg : numpy.ndarray
-        Bytes of everything else at the stage a read layer would be recomputed.
-    sweep : numpy.ndarray
-        That stage (-1 for layers the tail does not read).
-    again : dict
-        ``stage -> nodes`` recomputed whatever the chain's schedule: in
-        :attr:`variant`, the tail's input-less values (the constant of a tanh
-        derivative, as big as an activation) made again before each read
-        instead of living across the whole backward.
-    again_flops : int
-        FLOPs of ``again``.
-    variant : Chain or None
-        The same chain measured with its input-less tail values recomputed
-        (None when it has none, or for the variant itself).
+        layer's own while it is live, over the stages from its sweep stage to
+        the next read layer's (the last one: to the end).
     """
 
     spine: list
@@ -95,14 +99,11 @@ class Chain:
     flops: np.ndarray
     first_read: np.ndarray
     last_read: np.ndarray
-    fwd_bg: np.ndarray
-    fwd_after: np.ndarray
-    window: np.ndarray
-    sweep_bg: np.ndarray
+    fwd_at: np.ndarray
+    fwd_before: np.ndarray
     sweep: np.ndarray
-    again: dict = field(default_factory=dict)
-    again_flops: int = 0
-    variant: "Chain | None" = None
+    sweep_bg: np.ndarray
+    window: np.ndarray
 
     @property
     def length(self) -> int:
@@ -121,22 +122,26 @@ class ChainSolution:
 
     Attributes
     ----------
-    checkpoints : list of int
-        Layers kept by the forward sweep, ``L`` last.
+    sweeps : list of (int, int, int)
+        ``(stage, a, k)``: before graph node ``stage`` the layers ``a+1..k``
+        are recomputed from ``v_a``.
     flops : int
         Recomputed FLOPs.
-    peak : int
-        The stage figure of the schedule as the program counts it.
+    multi_level : bool
+        Whether the multi-level program found it (else the single-level one).
     """
 
     chain: Chain
-    checkpoints: list
+    sweeps: list
     flops: int
-    peak: int
+    multi_level: bool = True
 
     def plan(self) -> dict:
         """The schedule as ``stage -> graph nodes`` to recompute (see :mod:`.cost`)."""
-        return plan_of(self.chain, self.checkpoints)
+        plan: dict = {}
+        for stage, a, k in self.sweeps:
+            plan.setdefault(int(stage), []).extend(self.chain.spine[l - 1] for l in range(a + 1, k + 1))
+        return {stage: sorted(nodes) for stage, nodes in sorted(plan.items())}
 
 
 def synthetic(bytes, flops) -> Chain:
@@ -153,9 +158,8 @@ def synthetic(bytes, flops) -> Chain:
     first = np.r_[-1, 2 * L - np.arange(1, L + 1)]
     size = np.r_[0, np.asarray(bytes, dtype=np.int64)]
     zero = np.zeros(L + 1)
-    window = np.where(np.arange(L + 1) > 0, size, 0).astype(float)
     return Chain(list(range(L)), size, np.r_[0, np.asarray(flops, dtype=np.int64)], first, first.copy(),
-                 zero, zero, window, zero.copy(), first.copy())
+                 zero, zero.copy(), first.copy(), zero.copy(), size.astype(float))
 
 
 # ---- recognising a chain ---------------------------------------------------------------
@@ -233,141 +237,244 @@ def find(graph):
         first, last = _reads(graph, users, spine, n)
         before = set(range(spine[-1] + 1)) - set(spine)
         if all(not graph.nodes[i].inputs for i in before) and _reversed_reads(first, last):
-            found = _measure(graph, users, spine, first, last, [])
-            leaves = _leaves(graph, users, spine)
-            if leaves:
-                found.variant = _measure(graph, users, spine, first, last, leaves)
-                for i in leaves:
-                    for u in users[i][1:]:
-                        found.variant.again.setdefault(u, []).append(i)
-                    found.variant.again_flops += graph.nodes[i].flops * (len(users[i]) - 1)
-            return found
+            return _measure(graph, users, spine, first, last)
         spine = spine[:-1]
     return None
 
 
-def _leaves(graph, users, spine: list) -> list:
-    """Input-less tail values worth making again before each read (read more than once)."""
-    read_by_chain = {p for i in spine for p in graph.nodes[i].inputs}
-    return [i for i, node in enumerate(graph.nodes)
-            if not node.inputs and node.recomputable and node.alias_of is None and node.bytes
-            and i not in graph.outputs and i not in read_by_chain and i not in spine
-            and len(users[i]) > 1]
+def _background(graph, users, spine: list):
+    """Bytes of the values outside the chain live while each stage runs, and across its start.
 
-
-def _background(graph, users, spine: list, again: list) -> np.ndarray:
-    """Bytes of the nodes outside the chain live at each stage (``n + 1`` stages).
-
-    A node the chain reads may be read again by any recomputation, so it is
-    counted live from its stage to the end. A node of ``again`` lives to its
-    first read, and each later read makes (and frees) a copy in its own stage.
+    A value the chain reads may be read again by any recomputation, so it is
+    live from its stage to the end.
     """
     n, inside = len(graph.nodes), set(spine)
     read_by_chain = {p for i in spine for p in graph.nodes[i].inputs}
-    delta = np.zeros(n + 2, dtype=np.int64)
+    during = np.zeros(n + 2, dtype=np.int64)
+    across = np.zeros(n + 2, dtype=np.int64)
     for i, node in enumerate(graph.nodes):
         if i in inside or not node.bytes:
             continue
         end = n if i in graph.outputs or i in read_by_chain else max(users[i], default=i)
-        if i in again:
-            end = users[i][0]
-            for u in users[i][1:]:
-                delta[u] += node.bytes
-                delta[u + 1] -= node.bytes
-        delta[i] += node.bytes
-        delta[end + 1] -= node.bytes
-    return np.cumsum(delta)[:n + 1]
+        during[i] += node.bytes
+        during[end + 1] -= node.bytes
+        across[i + 1] += node.bytes
+        across[end + 1] -= node.bytes
+    return np.cumsum(during)[:n + 1], np.cumsum(across)[:n + 1]
 
 
-def _measure(graph, users, spine, first, last, again: list) -> Chain:
+def _measure(graph, users, spine, first, last) -> Chain:
     n, L = len(graph.nodes), len(spine)
-    bg = _background(graph, users, spine, again)
+    during, across = _background(graph, users, spine)
     size = np.array([0] + [graph.nodes[i].bytes for i in spine], dtype=np.int64)
     flops = np.array([0] + [graph.nodes[i].flops for i in spine], dtype=np.int64)
-    fwd_bg, fwd_after = np.zeros(L + 1), np.zeros(L + 1)
+    fwd_at, fwd_before = np.zeros(L + 1), np.zeros(L + 1)
     for l in range(1, L + 1):
-        fwd_bg[l] = bg[spine[l - 1]]
-        if l < L:
-            fwd_after[l] = bg[spine[l - 1] + 1:spine[l]].max(initial=0)
-    window, sweep_bg, sweep = np.zeros(L + 1), np.zeros(L + 1), np.full(L + 1, -1)
+        fwd_at[l] = during[spine[l - 1]]
+        fwd_before[l] = during[(spine[l - 2] + 1 if l > 1 else 0):spine[l - 1]].max(initial=0)
+    sweep, sweep_bg, window = np.full(L + 1, -1), np.zeros(L + 1), np.zeros(L + 1)
     read = [l for l in range(L, 0, -1) if first[l] >= 0]
-    # Layer L is left by the forward; a lower one is recomputed (if it is) at the
-    # stage with the fewest other bytes between the reads of the one above and its own.
+    pair = np.r_[size[:1], size[:-1] + size[1:]] if L else size
     sweep[read[0]] = spine[-1] + 1
+    # A lower layer is recomputed at the stage between the reads of the one above and
+    # its own where the sweep from the arguments and the wait for the read cost least.
     for above, l in zip(read, read[1:]):
         stages = np.arange(last[above] + 1, first[l] + 1)
-        sweep[l] = stages[len(stages) - 1 - int(bg[stages][::-1].argmin())]
-    ends = [sweep[l] for l in read[1:]] + [n + 1]
+        waits = np.maximum.accumulate(during[stages][::-1])[::-1]  # most bytes from there to the read
+        cost = np.maximum(across[stages] + pair[1:l + 1].max(), waits + size[l])
+        sweep[l] = stages[len(stages) - 1 - int(cost[::-1].argmin())]
+    ends = [sweep[l] for l in read[1:]] + [n]
     for l, end in zip(read, ends):
         stages = np.arange(sweep[l], end)
-        window[l] = (bg[stages] + size[l] * (stages <= last[l])).max(initial=0)
-        sweep_bg[l] = bg[sweep[l]]
-    return Chain(spine, size, flops, first, last, fwd_bg, fwd_after, window, sweep_bg, sweep)
+        window[l] = (during[stages] + size[l] * (stages <= last[l])).max(initial=0)
+        sweep_bg[l] = across[sweep[l]]
+    return Chain(spine, size, flops, first, last, fwd_at, fwd_before, sweep, sweep_bg, window)
 
 
-# ---- the dynamic program ---------------------------------------------------------------
+# ---- the dynamic programs ----------------------------------------------------------------
 
 
-def _segment_terms(chain: Chain):
-    """Per-layer arrays the segment memory and cost are made of."""
-    b = chain.bytes.astype(float)
-    L = chain.length
-    read = chain.read
-    # Layer l computed right after a checkpoint (its predecessor is counted in H) ...
-    alone = b + np.maximum(chain.fwd_bg, chain.fwd_after)
-    # ... or after a value that dies when l has read it.
-    pair = np.maximum(np.r_[0.0, b[:-1]] + b + chain.fwd_bg, b + chain.fwd_after)
-    held = np.cumsum(np.where(read, b, 0.0))           # bytes of read layers 1..l
-    lower = np.r_[0.0, held[:-1]]                       # ... of read layers 1..l-1
-    pending = np.where(read, lower + chain.window, -_INF)
-    top = np.full(L + 1, -1)                            # largest read layer < l
-    last_read = -1
-    for l in range(1, L + 1):
-        top[l] = last_read
-        if read[l]:
-            last_read = l
-    return alone, pair, held, pending, top, np.cumsum(b), np.cumsum(chain.flops)
+class _Terms:
+    """What both programs read, for one chain and one budget: slots, reads and memory terms."""
+
+    def __init__(self, chain: Chain, budget: int, slots: int):
+        self.chain, self.budget, L = chain, float(budget), chain.length
+        b = chain.bytes.astype(float)
+        positive = b[1:][b[1:] > 0]
+        smallest = float(positive.min()) if positive.size else 1.0
+        # A unit dividing the smallest layer exactly makes equal layers count exactly;
+        # past ``slots`` of them, coarser units (rounded up) keep the program small.
+        self.unit = max(smallest / max(1, math.floor(slots * smallest / max(budget, 1))), budget / slots)
+        self.top = int(budget // self.unit)
+        self.size = np.ceil(b / self.unit - 1e-9).astype(np.int64)
+        self.b = b
+        self.read = chain.read.copy()
+        self.reads = [l for l in range(1, L + 1) if self.read[l]]
+        self.index = np.full(L + 1, -1, dtype=np.int64)  # row of each read layer in the tables
+        self.index[self.reads] = np.arange(len(self.reads))
+        below, last = np.zeros(L + 2, dtype=np.int64), 0
+        for l in range(1, L + 2):
+            below[l] = last  # the highest read layer < l (0: none)
+            if l <= L and self.read[l]:
+                last = l
+        self.below = below
+        self.fcum = np.cumsum(chain.flops).astype(float)
+        # Memory of recomputing layer p from p - 1 (held when p - 1 is the sweep's start):
+        self.pair = np.r_[b[:1], b[:-1] + b[1:]]
+        # ... and of the forward computing it.
+        self.fwd_first = np.maximum(chain.fwd_before, chain.fwd_at + b)
+        self.fwd_pair = np.maximum(chain.fwd_before, chain.fwd_at + b) + np.r_[0.0, b[:-1]]
+        self.slots = np.arange(self.top + 1)
+
+    def held(self, slots) -> np.ndarray:
+        """Bytes (an upper bound) of ``slots`` held."""
+        return slots * self.unit
+
+    def dead(self, a: int, ks: np.ndarray) -> np.ndarray:
+        """Whether the sweep ``a -> k`` is ``v_a``'s last use (then it is freed once layer ``a+1`` read it)."""
+        return (not self.read[a]) & (self.below[ks] <= a) & (a > 0)
+
+    def step(self, a: int, ks: np.ndarray, first: float, rest: np.ndarray):
+        """``(ok, hp)`` for sweeps ``a -> k``: whether they fit with each number of held slots, and the slots after.
+
+        ``first``: bytes besides the held ones while layer ``a+1`` runs; ``rest[k]``:
+        most bytes besides the held ones while layers ``a+2..k`` run.
+        """
+        h = self.slots[None, :]
+        hp = h - self.dead(a, ks)[:, None] * self.size[a]
+        ok = (first + self.held(h) <= self.budget) & (rest[:, None] + self.held(hp) <= self.budget) & (hp >= 0)
+        windows = np.where(self.read[ks], self.chain.window[ks], -_INF)
+        ok &= windows[:, None] + self.held(hp) <= self.budget
+        return ok, np.maximum(hp, 0)
+
+    def running_max(self, values: np.ndarray, a: int, top: int) -> np.ndarray:
+        """``out[k - a - 1] = max(values[a+2..k])`` for ``k`` in ``a+1..top`` (-inf for ``k = a+1``)."""
+        return np.maximum.accumulate(np.r_[-_INF, values[a + 2:top + 1]])
 
 
-def _suffix_max(values: np.ndarray) -> np.ndarray:
-    """``out[k] = max(values[k:])``."""
-    return np.maximum.accumulate(values[::-1])[::-1]
+def _gather(table: np.ndarray, slots: np.ndarray, top: int) -> np.ndarray:
+    """``table[k, slots[k, h]]`` (inf past the last slot)."""
+    picked = table[np.arange(table.shape[0])[:, None], np.minimum(slots, top)]
+    return np.where(slots <= top, picked, _INF)
 
 
-def _segments_into(chain: Chain, terms, end: int):
-    """Memory (bytes above the checkpoints held) and recompute FLOPs of segments ``(c, end]``, every ``c < end``."""
-    alone, pair, held, pending, top, bcum, fcum = terms
-    c = np.arange(end)
-    memory = alone[c + 1]
-    if end >= 2:
-        # Forward stages of layers c+2..end, each holding its predecessor.
-        memory = np.maximum(memory, np.r_[_suffix_max(pair[2:end + 1]), -_INF][np.minimum(c, end - 1)])
-    if chain.read[end]:
-        memory = np.maximum(memory, chain.window[end])
-    d = top[end]
-    flops = np.zeros(end)
-    if d > 0:
-        # Read layers strictly inside the segment: those below each one are held while it is read ...
-        inside = np.r_[_suffix_max(pending[1:end]), -_INF]
-        memory[:d] = np.maximum(memory[:d], inside[c[:d]] - held[c[:d]])
-        # ... and the sweep that recomputes them holds the whole run c+1..d at once.
-        memory[:d] = np.maximum(memory[:d], bcum[d] - bcum[c[:d]] + chain.sweep_bg[d])
-        flops[:d] = fcum[d] - fcum[c[:d]]
-    return memory, flops
+def _multi_level(terms: _Terms):
+    """``Opt(a, i, h)`` for every ``a < i`` (read ``i < L``) and held slots ``h``, and the choices of ``k``."""
+    L, chain, top = terms.chain.length, terms.chain, terms.top
+    m = len(terms.reads)
+    opt = np.full((L + 1, m, top + 1), _INF)
+    choice = np.zeros((L + 1, m, top + 1), dtype=np.int32)
+    for a in range(L - 1, -1, -1):
+        for i in terms.reads:
+            if i <= a or i == L:
+                continue
+            ks = np.arange(a + 1, i + 1)
+            rest = terms.running_max(terms.pair, a, i)
+            ok, hp = terms.step(a, ks, chain.sweep_bg[i] + terms.b[a + 1], chain.sweep_bg[i] + rest)
+            total = (terms.fcum[ks] - terms.fcum[a])[:, None] + _next(terms, opt, a, ks, hp)
+            deeper = ks < i
+            if deeper.any():
+                inner = opt[ks[deeper], terms.index[i]]
+                total[deeper] += _gather(inner, hp[deeper] + terms.size[ks[deeper]][:, None], top)
+            total = np.where(ok, total, _INF)
+            best = total.argmin(axis=0)
+            opt[a, terms.index[i]] = total[best, terms.slots]
+            choice[a, terms.index[i]] = ks[best]
+    return opt, choice
 
 
-def _feasible(memory, budget, slots_of_budget, unit):
-    """Most held slots each segment start may carry and still fit the budget (-1: none)."""
-    room = np.floor((budget - memory) / unit + 1e-9)
-    return np.where(memory <= budget, np.minimum(room, slots_of_budget), -1).astype(int)
+def _single_level(terms: _Terms):
+    """``Opt(a, i, h)`` of the single-level class, as ``(cost[a, i], most slots[a, i])`` (a table of thresholds).
+
+    Each read layer in ``(a, i]`` is recomputed from ``v_a`` keeping nothing
+    else, so the cost does not depend on the slots held, only whether it fits.
+    """
+    L, chain, m = terms.chain.length, terms.chain, len(terms.reads)
+    cost = np.full((L + 1, m), _INF)
+    limit = np.full((L + 1, m), -1, dtype=np.int64)
+    a = np.arange(L + 1)
+    start = terms.b[np.minimum(a + 1, L)]
+    rest = np.full(L + 1, -_INF)  # rest[a]: most pair bytes over layers a+2..l
+
+    def room(used):
+        return np.floor((terms.budget - used) / terms.unit + 1e-9)
+
+    for l in range(1, L):
+        if l >= 2:
+            rest[:l - 1] = np.maximum(rest[:l - 1], terms.pair[l])
+        if not terms.read[l]:
+            continue
+        # With v_a's last use (l the lowest read above a), v_a leaves after layer a+1.
+        dead = (~terms.read[a]) & (terms.below[l] <= a) & (a > 0)
+        fits = np.minimum(room(chain.sweep_bg[l] + start),
+                          np.minimum(room(chain.sweep_bg[l] + rest), room(chain.window[l])) + dead * terms.size[a])
+        j = terms.below[l]
+        lower = a < j
+        if j:
+            fits = np.where(lower, np.minimum(fits, limit[:, terms.index[j]]), fits)
+        here = terms.index[l]
+        cost[:, here] = np.where(a < l, terms.fcum[l] - terms.fcum + np.where(lower, cost[:, terms.index[j]], 0), _INF)
+        limit[:, here] = np.where(a < l, np.minimum(fits, terms.top), -1)
+    return cost, limit
 
 
-def solve(chain: Chain, budget: int, slots: int = SLOTS):
-    """The least-recompute schedule of ``chain`` whose stage figure fits ``budget`` bytes.
+def _next(terms: _Terms, opt, a: int, ks: np.ndarray, hp: np.ndarray) -> np.ndarray:
+    """Cost of the reads below each ``k`` (``Opt(a, j, hp)``, ``j`` the read layer below ``k``; 0 if none above ``a``)."""
+    j = terms.below[ks]
+    total = np.zeros(hp.shape)
+    lower = j > a
+    if lower.any():
+        if isinstance(opt, tuple):  # the single-level thresholds
+            cost, limit = opt
+            rows = terms.index[j[lower]]
+            total[lower] = np.where(hp[lower] <= limit[a, rows][:, None], cost[a, rows][:, None], _INF)
+        else:
+            total[lower] = opt[a, terms.index[j[lower]]][np.arange(lower.sum())[:, None], hp[lower]]
+    return total
 
-    The program runs on the chain as found and on its :attr:`~Chain.variant`
-    (input-less tail values made again before each read); the schedule with
-    fewer recomputed FLOPs, theirs included, wins. Returns a
+
+def _forward(terms: _Terms, opt):
+    """``Fwd(a, h)``: least recompute once the forward has reached ``v_a`` holding ``h`` slots, and the choices."""
+    L, top = terms.chain.length, terms.top
+    fwd = np.full((L + 1, top + 1), _INF)
+    choice = np.zeros((L + 1, top + 1), dtype=np.int32)
+    for a in range(L - 1, -1, -1):
+        ks = np.arange(a + 1, L + 1)
+        rest = terms.running_max(terms.fwd_pair, a, L)
+        ok, hp = terms.step(a, ks, terms.fwd_first[a + 1], rest)
+        total = _next(terms, opt, a, ks, hp)
+        deeper = ks < L
+        total[deeper] += _gather(fwd[ks[deeper]], hp[deeper] + terms.size[ks[deeper]][:, None], top)
+        total = np.where(ok, total, _INF)
+        best = total.argmin(axis=0)
+        fwd[a] = total[best, terms.slots]
+        choice[a] = ks[best]
+    return fwd, choice
+
+
+def _sweeps(terms: _Terms, opt, choices, fwd_choice) -> list:
+    """The sweeps of the best schedule: ``(stage, a, k)``."""
+    sweeps, todo = [], [("fwd", 0, terms.chain.length, 0)]
+    while todo:
+        kind, a, i, h = todo.pop()
+        k = int(fwd_choice[a, h]) if kind == "fwd" else \
+            int(choices[a, terms.index[i], h]) if choices is not None else i
+        hp = h - int(terms.dead(a, np.array([k]))[0]) * int(terms.size[a])
+        if kind == "opt":
+            sweeps.append((int(terms.chain.sweep[i]), a, k))
+        j = int(terms.below[k])
+        if j > a:
+            todo.append(("opt", a, j, hp))
+        if k < i:
+            todo.append((kind, k, i, hp + int(terms.size[k])))
+    return sweeps
+
+
+def solve(chain: Chain, budget: int, slots: int = SLOTS, multi_level: bool | None = None):
+    """The least-recompute schedule of ``chain`` whose peak live bytes fit ``budget``.
+
+    ``multi_level`` picks the class (default: multi-level unless the chain
+    is too long for it, :func:`multi_level_fits`). Returns a
     :class:`ChainSolution`, or None when no schedule of the class fits.
 
     Examples
@@ -376,87 +483,52 @@ def solve(chain: Chain, budget: int, slots: int = SLOTS):
     >>> solve(c, 12).flops, solve(c, 8).flops, solve(c, 7)
     (0, 3, None)
     """
-    found = [s for s in (_solve_one(c, budget, slots) for c in (chain, chain.variant) if c is not None)
-             if s is not None]
-    return min(found, key=lambda s: s.flops, default=None)
-
-
-def _solve_one(chain: Chain, budget: int, slots: int):
-    """:func:`solve` for one measurement of the chain."""
-    L = chain.length
-    positive = chain.bytes[1:][chain.bytes[1:] > 0]
-    smallest = float(positive.min()) if positive.size else 1.0
-    # A unit dividing the smallest layer exactly makes equal layers count exactly;
-    # past ``slots`` of them, coarser units (rounded up) keep the program small.
-    unit = max(smallest / max(1, math.floor(slots * smallest / max(budget, 1))), budget / slots)
-    top_slot = int(budget // unit)
-    size_slots = np.ceil(chain.bytes / unit - 1e-9).astype(int)
-    terms = _segment_terms(chain)
-    best = np.full((L + 1, top_slot + 1), _INF)
-    best[0, 0] = 0.0
-    parent = np.full((L + 1, top_slot + 1), -1, dtype=np.int64)
-    slot_index = np.arange(top_slot + 1)
-    for end in range(1, L + 1):
-        memory, flops = _segments_into(chain, terms, end)
-        limit = _feasible(memory, budget, top_slot, unit)
-        totals = np.where(slot_index[None, :] <= limit[:, None], best[:end] + flops[:, None], _INF)
-        choice = totals.argmin(axis=0)
-        reached = totals[choice, slot_index]
-        if end == L:
-            break
-        shift = size_slots[end]
-        if shift <= top_slot:
-            best[end, shift:] = reached[:top_slot + 1 - shift]
-            parent[end, shift:] = choice[:top_slot + 1 - shift]
-    if not np.isfinite(reached).any():
+    if multi_level is None:
+        multi_level = multi_level_fits(chain, slots)
+    terms = _Terms(chain, budget, slots if multi_level else min(slots, _long_chain_slots(chain.length)))
+    if multi_level:
+        opt, choices = _multi_level(terms)
+    else:
+        opt, choices = _single_level(terms), None
+    fwd, fwd_choice = _forward(terms, opt)
+    if not np.isfinite(fwd[0, 0]):
         return None
-    h = int(reached.argmin())
-    checkpoints, c = [L], int(choice[h])
-    while c > 0:
-        checkpoints.append(c)
-        c, h = int(parent[c, h]), h - size_slots[c]
-    checkpoints.reverse()
-    return ChainSolution(chain, checkpoints, int(reached.min()) + chain.again_flops,
-                         figure(chain, checkpoints))
+    sweeps = _sweeps(terms, opt, choices, fwd_choice)
+    return ChainSolution(chain, sorted(sweeps), int(fwd[0, 0]), multi_level)
 
 
-def figure(chain: Chain, checkpoints: list) -> int:
-    """The stage figure of the schedule keeping ``checkpoints``, as the program counts it (exact bytes).
+def multi_level_fits(chain: Chain, slots: int = SLOTS) -> bool:
+    """Whether the multi-level program is small enough for ``chain`` (:data:`MULTI_LEVEL_CELLS`).
 
     Examples
     --------
-    >>> c = synthetic(bytes=[8, 8, 8], flops=[5, 5, 5])
-    >>> figure(c, [1, 2, 3]), figure(c, [2, 3])
-    (24, 16)
+    >>> multi_level_fits(synthetic([1] * 50, [1] * 50)), multi_level_fits(synthetic([1] * 500, [1] * 500))
+    (True, False)
     """
-    terms = _segment_terms(chain)
-    peak, held, below = 0.0, 0.0, 0
-    for end in checkpoints:
-        memory, _ = _segments_into(chain, terms, end)
-        peak = max(peak, held + memory[below])
-        held += chain.bytes[end]
-        below = end
-    return int(peak)
+    reads = np.flatnonzero(chain.read).astype(float)
+    return float(np.sum(reads ** 2)) / 2 * (slots + 1) <= MULTI_LEVEL_CELLS
 
 
-def plan_of(chain: Chain, checkpoints: list) -> dict:
-    """``stage -> nodes``: each segment's read layers recomputed in one sweep at its first read.
+def _long_chain_slots(length: int) -> int:
+    """Slots for the single-level program on ``length`` layers: fewer on long chains, to bound its ``L^2 · slots`` cells."""
+    return max(16, int(MULTI_LEVEL_CELLS // max(1, length) ** 2))
+
+
+def single_level_plan(chain: Chain, checkpoints: list) -> dict:
+    """``stage -> nodes`` of the single-level schedule keeping ``checkpoints``: each read layer from the one below.
 
     Examples
     --------
     >>> c = synthetic(bytes=[1, 1, 1], flops=[1, 1, 1])
-    >>> plan_of(c, [3])
-    {4: [0, 1]}
+    >>> single_level_plan(c, [3])
+    {4: [0, 1], 5: [0]}
     """
-    terms = _segment_terms(chain)
-    top = terms[4]
-    plan, below = {stage: list(nodes) for stage, nodes in chain.again.items()}, 0
-    for end in checkpoints:
-        d = int(top[end])
-        if d > below:
-            plan.setdefault(int(chain.sweep[d]), []).extend(chain.spine[l - 1] for l in range(below + 1, d + 1))
-        below = end
-    return plan
+    kept, sweeps = sorted(set(checkpoints) | {chain.length}), []
+    for i in range(1, chain.length):
+        if chain.read[i] and i not in kept:
+            a = max([c for c in kept if c < i], default=0)
+            sweeps.append((int(chain.sweep[i]), a, i))
+    return ChainSolution(chain, sweeps, 0).plan()
 
 
 def chen_checkpoints(chain: Chain, size: int) -> list:
@@ -470,21 +542,26 @@ def chen_checkpoints(chain: Chain, size: int) -> list:
     return sorted(set(range(size, chain.length, size)) | {chain.length})
 
 
-def smallest_budget(chain: Chain) -> int:
-    """The least stage figure over the schedules the program searches (bisection on the budget).
+def smallest_budget(chain: Chain, multi_level: bool | None = None, progress=None) -> int:
+    """The least budget the program accepts (bisection on the budget, to the byte).
+
+    ``progress``, if given, is called with a line of text at each step.
 
     Examples
     --------
     >>> smallest_budget(synthetic(bytes=[8, 8, 8], flops=[5, 5, 5]))
     16
     """
-    high = figure(chain, list(range(1, chain.length + 1)))
+    high = int(chain.bytes.sum() + max(chain.window.max(), chain.fwd_at.max(), chain.sweep_bg.max()))
     low = 0
-    while high - low > max(1, high // 10**4):
+    while solve(chain, high, multi_level=multi_level) is None:
+        low, high = high, 2 * high
+    while high - low > 1:
+        if progress is not None:
+            progress(f"chain tier: the smallest budget is in ({low}, {high}] bytes")
         middle = (low + high) // 2
-        if solve(chain, middle) is None:
+        if solve(chain, middle, multi_level=multi_level) is None:
             low = middle
         else:
             high = middle
-    found = solve(chain, high)
-    return found.peak if found is not None else high
+    return high

@@ -19,12 +19,16 @@
 
 * **Live bytes of a schedule** (:func:`simulate`): a schedule runs the nodes of
   a :class:`~.graph.Graph` in order, and before node ``t`` recomputes the
-  nodes ``recompute[t]``; every read takes the latest copy of a value. A copy
-  is allocated when it runs and freed right after its last read (what
-  ``tad-free-after-last-use`` makes the code do); results live to the end,
-  and a view keeps its source alive. :func:`simulate` walks that schedule one
-  op at a time; the *stage* figure the exact solver optimizes counts every
-  copy made in a stage as live for the whole stage, an upper bound on it.
+  nodes ``recompute[t]`` (in ascending order); every read takes the latest
+  copy of a value. A copy is allocated when it runs and freed right after its
+  last read (what ``tad-free-after-last-use`` makes the code do); results
+  live to the end, and a view keeps its source alive. :func:`simulate` walks
+  that schedule one op at a time: while an op runs, its inputs, its result
+  and every copy still to be read are live. That count is the figure every
+  tier plans against and the pass checks against the budget; it is the
+  allocator's count (the runtime's ``peak_live_bytes``) when the lowered code
+  allocates nothing else, and more than it when bufferization writes a result
+  in place.
 
 Examples
 --------
@@ -84,9 +88,9 @@ class Timeline:
     events : list of (int, int, bool)
         ``(stage, node, recomputed)`` in execution order.
     live : list of int
-        Live bytes right after each event's buffer is allocated.
-    peak, stage_peak : int
-        Most live bytes at once, and the solver's per-stage upper bound of it.
+        Live bytes while each event runs (its inputs and its result included).
+    peak : int
+        Most live bytes at once: ``max(live)``.
     recompute_flops : int
         FLOPs of the recomputed nodes.
     reads : list of list of int
@@ -96,10 +100,12 @@ class Timeline:
     events: list
     live: list
     peak: int
-    stage_peak: int
     recompute_flops: int
     reads: list = field(default_factory=list)
-    held: list = field(default_factory=list)
+
+    def peak_stage(self) -> int:
+        """The stage of the first event at the peak."""
+        return self.events[self.live.index(self.peak)][0] if self.events else 0
 
 
 def simulate(graph, recompute: dict) -> Timeline:
@@ -109,8 +115,8 @@ def simulate(graph, recompute: dict) -> Timeline:
     --------
     >>> from tensorad.passes.remat.graph import example
     >>> module, graph = example()
-    >>> simulate(graph, {}).stage_peak, simulate(graph, {17: [0, 1]}).stage_peak
-    (12864, 11136)
+    >>> simulate(graph, {}).peak, simulate(graph, {17: [0, 1]}).peak
+    (12864, 10944)
     >>> simulate(graph, {17: [0, 1]}).recompute_flops
     2304
     """
@@ -135,23 +141,14 @@ def simulate(graph, recompute: dict) -> Timeline:
             current[node] = len(events) - 1
     for i in graph.outputs:
         read(current[i], len(events))
-    sizes = [graph.nodes[node].bytes for _, node, _ in events]
-    # Difference arrays: a copy is live from the event that makes it to its last read.
+    # A difference array: a copy is live from the event that makes it to its last read.
     by_event = [0] * (len(events) + 2)
-    by_stage = [0] * (n + 2)
-    stage_of = [s for s, _, _ in events] + [n]
-    for v, size in enumerate(sizes):
-        by_event[v] += size
-        by_event[last_read[v] + 1] -= size
-        by_stage[stage_of[v]] += size
-        by_stage[stage_of[min(last_read[v], len(events))] + 1] -= size
+    for v, (_, node, _) in enumerate(events):
+        by_event[v] += graph.nodes[node].bytes
+        by_event[last_read[v] + 1] -= graph.nodes[node].bytes
     live, total = [], 0
     for e in range(len(events)):
         total += by_event[e]
         live.append(total)
-    held, total = [], 0
-    for stage in range(n + 1):
-        total += by_stage[stage]
-        held.append(total)
     flops = sum(graph.nodes[node].flops for _, node, again in events if again)
-    return Timeline(events, live, max(live, default=0), max(held), flops, reads, held)
+    return Timeline(events, live, max(live, default=0), flops, reads)

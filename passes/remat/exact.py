@@ -1,29 +1,41 @@
-"""The exact tier: a Checkmate-style mixed-integer program solved by HiGHS.
+"""The exact tier: a mixed-integer program whose memory is :func:`.cost.simulate`'s, solved by HiGHS.
 
-Stages are the nodes in program order (plus a last stage, the return). Binary
-variables, for node ``i`` and stage ``t > i``:
+Stages are the nodes in program order (plus a last stage ``n``, the return);
+stage ``t`` runs the nodes recomputed before node ``t`` (ascending) and then
+node ``t``: those are its *events*. Variables, for node ``i`` and stage ``t > i``:
 
-* ``R[t, i]``: node ``i`` is recomputed before node ``t`` runs;
-* ``S[t, i]``: a copy of node ``i`` is kept from stage ``t - 1`` into stage ``t``.
+* ``R[t, i]`` (binary): node ``i`` is recomputed in stage ``t``;
+* ``S[t, i]`` (in [0, 1]): a copy of node ``i`` is kept from stage ``t - 1`` into ``t``;
+* ``F[t, i, j]`` (in [0, 1]): that copy is freed right after the recomputed
+  node ``j``, a reader of ``i``, runs in stage ``t``;
+* ``M[t, j]`` (bytes): live bytes while event ``j`` of stage ``t`` runs.
 
-Constraints: every node ``t`` (and every node recomputed at ``t``) finds its
-inputs computed or kept in stage ``t``; a copy can only be kept into ``t + 1``
-if it was kept into or computed in ``t``; results are kept into the last
-stage; a view is kept only with the buffer it shows; interior values of a
-``start/end_checkpoint`` region are not kept past the end marker; ops with
-side effects are never recomputed. Memory: everything kept into a stage plus
-everything computed in it fits the budget (the stage figure of
-:mod:`.cost`). Objective: least recomputed FLOPs. Variables exist only
-where they can matter (a node is kept or recomputed only while something may
-still read it), which keeps programs of a few hundred nodes solvable.
+Constraints: every node (and every recomputed node) finds its inputs
+computed or kept in its stage; a copy is kept into ``t + 1`` only if it was
+kept into or computed in ``t``; a view is kept only with its buffer;
+results are kept to the end; interior values of a ``start/end_checkpoint``
+region are not kept past the end marker; ops with side effects are never
+recomputed. ``F[t, i, j]`` may be 1 only if ``j`` runs, no later event of the
+stage reads ``i`` and ``i`` is not kept into ``t + 1``. Memory:
+``M[t, first] = sum S[t, i] b_i + R b``, ``M[t, j] = M[t, j'] - sum_i F[t, i, j'] b_i
++ R[t, j] b_j`` for consecutive events ``j' < j``, and every ``M`` fits the
+budget: exactly :func:`.cost.simulate`'s count, op by op, for the least ``S``
+and the greatest ``F`` that a choice of ``R`` allows (which is why only ``R``
+needs to be integer). Objective: least recomputed FLOPs (plus one per
+recomputation, so that nothing is recomputed for free).
+
+HiGHS is stopped by a number of branch-and-bound nodes (``node_limit``),
+never by a clock: the same program gives the same schedule on any machine,
+however loaded. Variables exist only where they can matter (a node is kept
+or recomputed only while something may still read it).
 
 Examples
 --------
 >>> from tensorad.passes.remat.graph import example
 >>> module, graph = example()
->>> solution = solve(graph, 11577, time_limit=10)  # 90% of store-all
+>>> solution = solve(graph, 11577)  # 90% of store-all
 >>> solution.recompute, solution.status, solution.gap
-({16: [0, 1]}, 'optimal', 0.0)
+({13: [0, 1]}, 'optimal', 0.0)
 """
 
 from __future__ import annotations
@@ -31,6 +43,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+from .cost import simulate
+
+# Branch-and-bound nodes HiGHS may explore: deterministic work, about ten
+# seconds on the largest program the auto tier gives it (EXACT_NODE_LIMIT nodes).
+NODE_LIMIT = 2000
 
 
 @dataclass
@@ -42,13 +60,14 @@ class Solution:
     recompute : dict or None
         ``stage -> nodes`` (None when infeasible).
     status : str
-        ``"optimal"`` (gap 0), ``"feasible"`` (time limit, gap > 0) or ``"infeasible"``.
+        ``"optimal"`` (gap 0), ``"feasible"`` (node limit, gap > 0), ``"infeasible"``
+        (proven), or ``"unknown"`` (the node limit came before any schedule).
     objective : float
         Recomputed FLOPs of the schedule.
     gap : float
         Relative MIP gap HiGHS reports.
     smallest : int or None
-        The least stage figure the tier knows to be reachable, when it computed one.
+        The least peak the tier knows to be reachable, when it computed one.
     smallest_proven : bool
         Whether ``smallest`` is proven to be the least any schedule reaches.
     """
@@ -75,86 +94,141 @@ def _horizons(graph) -> list:
     return horizon
 
 
-class _Program:
-    """Variables and sparse constraint rows of the MILP."""
+def _buffer_readers(graph) -> list:
+    """``readers[i]``: the nodes whose reads keep buffer ``i`` alive (through views of it too)."""
+    readers = [set() for _ in graph.nodes]
+    for j, node in enumerate(graph.nodes):
+        for v in node.inputs:
+            while v is not None:
+                readers[v].add(j)
+                v = graph.nodes[v].alias_of
+    return [sorted(r) for r in readers]
 
-    def __init__(self, graph, horizon: list):
+
+class _Program:
+    """Columns and sparse constraint rows of the MILP (see the module docstring)."""
+
+    def __init__(self, graph, budget_column: bool):
         self.graph, self.n = graph, len(graph.nodes)
-        self.keep, self.again = {}, {}
+        self.integer, self.rows, self.lower, self.upper = [], [], [], []
+        self.keep, self.again, self.free, self.memory = {}, {}, {}, {}
+        horizon = _horizons(graph)
         for i, node in enumerate(graph.nodes):
             for t in range(i + 1, horizon[i] + 1):
-                self.keep[t, i] = self._new()
+                self.keep[t, i] = self.column(False)
                 if node.recomputable and t < self.n:
-                    self.again[t, i] = self._new()
-        self.rows, self.lower, self.upper = [], [], []
+                    self.again[t, i] = self.column(True)
+        self.budget = self.column(False) if budget_column else None
+        self._presence()
+        self._frees()
+        self._memory()
 
-    def _new(self) -> int:
-        self.size = getattr(self, "size", 0) + 1
-        return self.size - 1
+    def column(self, integer: bool) -> int:
+        self.integer.append(integer)
+        return len(self.integer) - 1
 
     def present(self, t: int, i: int) -> dict:
         """Coefficients of 'node i is available in stage t'."""
-        terms = {}
-        for table in (self.keep, self.again):
-            if (t, i) in table:
-                terms[table[t, i]] = 1.0
-        return terms
+        return {table[t, i]: 1.0 for table in (self.keep, self.again) if (t, i) in table}
 
     def row(self, terms: dict, lower: float, upper: float) -> None:
         self.rows.append(terms)
         self.lower.append(lower)
         self.upper.append(upper)
 
+    def _presence(self) -> None:
+        graph, nodes, n = self.graph, self.graph.nodes, self.n
+        for t in range(n):
+            for i in nodes[t].inputs:
+                self.row(self.present(t, i), 1, np.inf)
+        for (t, j), r in self.again.items():
+            for i in nodes[j].inputs:
+                self.row({**self.present(t, i), r: -1.0}, 0, np.inf)
+        for (t, i), s in self.keep.items():
+            if t > i + 1:
+                self.row({s: 1.0, **{k: -v for k, v in self.present(t - 1, i).items()}}, -np.inf, 0)
+            source = nodes[i].alias_of
+            if source is not None:  # a view shows the copy of its buffer made before it
+                self.row({s: 1.0, self.keep[t, source]: -1.0}, -np.inf, 0)
+        for i in graph.outputs:
+            if (n, i) in self.keep:
+                self.row({self.keep[n, i]: 1.0}, 1, 1)
+        for interior, end in graph.regions:
+            for i in interior:
+                if (end + 1, i) in self.keep:
+                    self.row({self.keep[end + 1, i]: 1.0}, 0, 0)
 
-def _build(graph, budget_column: bool):
-    n = len(graph.nodes)
-    p = _Program(graph, _horizons(graph))
-    budget = p._new() if budget_column else None
-    nodes = graph.nodes
-    for t in range(n):
-        for i in nodes[t].inputs:
-            p.row(p.present(t, i), 1, np.inf)
-    for (t, j), r in p.again.items():
-        for i in nodes[j].inputs:
-            p.row({**p.present(t, i), r: p.present(t, i).get(r, 0) - 1}, 0, np.inf)
-    for (t, i), s in p.keep.items():
-        if t > i + 1:
-            terms = {k: -v for k, v in p.present(t - 1, i).items()}
-            terms[s] = terms.get(s, 0) + 1
-            p.row(terms, -np.inf, 0)
-        src = nodes[i].alias_of
-        if src is not None:
-            p.row({s: 1, **{k: -v for k, v in p.present(t, src).items()}}, -np.inf, 0)
-    for i in graph.outputs:
-        if (n, i) in p.keep:
-            p.row({p.keep[n, i]: 1}, 1, 1)
-    for interior, end in graph.regions:
-        for i in interior:
-            if (end + 1, i) in p.keep:
-                p.row({p.keep[end + 1, i]: 1}, 0, 0)
-    stage_terms = [dict() for _ in range(n + 1)]
-    for table in (p.keep, p.again):
-        for (t, i), var in table.items():
-            if nodes[i].bytes:
-                stage_terms[t][var] = float(nodes[i].bytes)
-    return p, budget, stage_terms
+    def _frees(self) -> None:
+        """``F[t, i, j]`` and the rows that let it be 1 only when ``j`` is the last read of ``i`` in stage ``t``."""
+        graph, nodes = self.graph, self.graph.nodes
+        readers = _buffer_readers(graph)
+        views = [[] for _ in nodes]
+        for v, node in enumerate(nodes):
+            source = node.alias_of
+            while source is not None:
+                views[source].append(v)
+                source = nodes[source].alias_of
+        kept_to_end = {graph.buffer_of(i) for i in graph.outputs}
+        for i, node in enumerate(nodes):
+            if not node.bytes or i in kept_to_end:
+                continue
+            for t in range(i + 1, self.n):
+                if t in readers[i]:
+                    continue  # node t reads it last in the stage
+                running = [j for j in readers[i] if j < t and (t, j) in self.again]
+                for k, j in enumerate(running):
+                    f = self.free[t, i, j] = self.column(False)
+                    self.row({f: 1.0, self.again[t, j]: -1.0}, -np.inf, 0)
+                    for later in running[k + 1:]:
+                        self.row({f: 1.0, self.again[t, later]: 1.0}, -np.inf, 1)
+                    for kept in [i] + views[i]:
+                        if (t + 1, kept) in self.keep:
+                            self.row({f: 1.0, self.keep[t + 1, kept]: 1.0}, -np.inf, 1)
+
+    def _memory(self) -> None:
+        nodes = self.graph.nodes
+        frees_after: dict = {}
+        for (t, i, j), f in self.free.items():
+            frees_after.setdefault((t, j), {})[f] = -float(nodes[i].bytes)
+        kept_into: dict = {}
+        for (t, i), s in self.keep.items():
+            if nodes[i].bytes and t < self.n:
+                kept_into.setdefault(t, {})[s] = float(nodes[i].bytes)
+        for t in range(self.n):
+            events = [j for j in range(t) if (t, j) in self.again] + [t]
+            previous = None
+            for j in events:
+                m = self.memory[t, j] = self.column(False)
+                terms = {m: -1.0}
+                if previous is None:
+                    terms.update(kept_into.get(t, {}))
+                else:
+                    terms[self.memory[t, previous]] = 1.0
+                    terms.update(frees_after.get((t, previous), {}))
+                # M[t, j] = (what was live) + the bytes event j allocates
+                own = float(nodes[j].bytes)
+                if j < t:
+                    terms[self.again[t, j]] = terms.get(self.again[t, j], 0.0) + own
+                    self.row(terms, 0, 0)
+                else:
+                    self.row(terms, -own, -own)
+                previous = j
 
 
-def _milp(p, objective, stage_terms, budget, budget_value, time_limit):
+def _milp(p: _Program, objective: np.ndarray, budget: float | None, node_limit: int):
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
 
     rows, lower, upper = list(p.rows), list(p.lower), list(p.upper)
-    for t, terms in enumerate(stage_terms):
-        own = float(p.graph.nodes[t].bytes) if t < p.n else 0.0
-        if budget is None:
-            rows.append(terms)
+    for m in p.memory.values():
+        if p.budget is None:
+            rows.append({m: 1.0})
             lower.append(-np.inf)
-            upper.append(budget_value - own)
+            upper.append(budget)
         else:
-            rows.append({**terms, budget: -1.0})
+            rows.append({m: 1.0, p.budget: -1.0})
             lower.append(-np.inf)
-            upper.append(-own)
+            upper.append(0.0)
     data, ri, ci = [], [], []
     for r, terms in enumerate(rows):
         for c, v in terms.items():
@@ -162,57 +236,67 @@ def _milp(p, objective, stage_terms, budget, budget_value, time_limit):
                 ri.append(r)
                 ci.append(c)
                 data.append(v)
-    matrix = coo_matrix((data, (ri, ci)), shape=(len(rows), p.size)).tocsr()
-    integrality = np.ones(p.size)
-    upper_bounds = np.ones(p.size)
-    if budget is not None:
-        integrality[budget] = 0
-        upper_bounds[budget] = np.inf
-    return milp(objective, integrality=integrality, bounds=Bounds(0, upper_bounds),
-                constraints=LinearConstraint(matrix, lower, upper),
-                options={"time_limit": time_limit, "disp": False})
+    size = len(p.integer)
+    matrix = coo_matrix((data, (ri, ci)), shape=(len(rows), size)).tocsr()
+    upper_bounds = np.ones(size)
+    for column in (*p.memory.values(), *(() if p.budget is None else (p.budget,))):
+        upper_bounds[column] = np.inf
+    return milp(objective, integrality=np.array(p.integer, dtype=float),
+                bounds=Bounds(0, upper_bounds), constraints=LinearConstraint(matrix, lower, upper),
+                options={"node_limit": node_limit, "mip_rel_gap": 0.0, "disp": False})
 
 
-def solve(graph, budget: int, time_limit: float = 10.0) -> Solution:
-    """Least-recompute schedule of ``graph`` whose stage figure fits ``budget`` bytes.
+def _gap(result) -> float:
+    return float(getattr(result, "mip_gap", 0.0) or 0.0)
+
+
+def solve(graph, budget: int, node_limit: int = NODE_LIMIT) -> Solution:
+    """Least-recompute schedule of ``graph`` whose peak live bytes fit ``budget``.
 
     Parameters
     ----------
     graph : Graph
     budget : int
         Bytes.
-    time_limit : float
-        Seconds HiGHS may search; the best schedule found by then is returned
-        with its gap.
+    node_limit : int
+        Branch-and-bound nodes HiGHS may explore; the best schedule found by
+        then is returned with its gap (status ``"feasible"``).
     """
-    p, _, stage_terms = _build(graph, budget_column=False)
-    objective = np.zeros(p.size)
+    p = _Program(graph, budget_column=False)
+    objective = np.zeros(len(p.integer))
     for (t, i), var in p.again.items():
         objective[var] = graph.nodes[i].flops + 1  # +1: never recompute for free
-    result = _milp(p, objective, stage_terms, None, float(budget), time_limit)
-    if result.x is None:
-        return Solution(None, "infeasible", float("inf"), float("inf"))
+    result = _milp(p, objective, float(budget), node_limit)
+    if result.x is None:  # proven infeasible, or the node limit came first
+        return Solution(None, "infeasible" if result.status == 2 else "unknown", float("inf"), float("inf"))
     recompute: dict = {}
-    for (t, i), var in p.again.items():
+    for (t, i), var in sorted(p.again.items()):
         if result.x[var] > 0.5:
             recompute.setdefault(t, []).append(i)
-    gap = float(getattr(result, "mip_gap", 0.0) or 0.0)
+    gap = _gap(result)
     status = "optimal" if result.status == 0 and gap <= 1e-9 else "feasible"
     flops = sum(graph.nodes[i].flops for nodes in recompute.values() for i in nodes)
     return Solution(recompute, status, float(flops), gap)
 
 
-def smallest_budget(graph, time_limit: float = 10.0) -> tuple:
-    """The least stage figure any schedule of ``graph`` reaches: ``(bytes, proven)``.
+def smallest_budget(graph, node_limit: int = NODE_LIMIT) -> tuple:
+    """The least peak live bytes any schedule of ``graph`` reaches: ``(bytes, proven)``.
 
-    ``proven`` is False when the time limit stopped HiGHS before it closed the
+    ``proven`` is False when the node limit stopped HiGHS before it closed the
     gap: ``bytes`` is then a budget known to be feasible, maybe not the least.
+
+    Examples
+    --------
+    >>> from tensorad.passes.remat.graph import example
+    >>> module, graph = example(layers=2)
+    >>> smallest_budget(graph)
+    (8640, True)
     """
-    p, budget, stage_terms = _build(graph, budget_column=True)
-    objective = np.zeros(p.size)
-    objective[budget] = 1.0
-    result = _milp(p, objective, stage_terms, budget, 0.0, time_limit)
-    if result.x is None:
-        raise RuntimeError(f"the memory program has no solution: {result.message}")
-    proven = result.status == 0 and float(getattr(result, "mip_gap", 0.0) or 0.0) <= 1e-9
-    return int(np.ceil(result.x[budget] - 1e-6)), proven
+    p = _Program(graph, budget_column=True)
+    objective = np.zeros(len(p.integer))
+    objective[p.budget] = 1.0
+    result = _milp(p, objective, None, node_limit)
+    if result.x is None:  # the node limit came before any schedule: store-all is one
+        return simulate(graph, {}).peak, False
+    proven = result.status == 0 and _gap(result) <= 1e-9
+    return int(np.ceil(result.x[p.budget] - 1e-6)), proven

@@ -5,8 +5,9 @@ the way TVM Relax and JAX do: an interior value read after its region ended
 is recomputed (with whatever interior values it needs) at the first stage
 that reads it, and kept from there.
 
-:func:`solve` starts from that schedule and, while the stage figure of
-:mod:`.cost` exceeds the budget, evicts one kept copy at a peak stage: the
+:func:`solve` starts from that schedule and, while its peak live bytes
+(:func:`.cost.simulate`) exceed the budget, evicts one kept copy at the peak stage: of
+the :data:`CANDIDATES` largest (the next ones if none of them helps), the
 copy that removes the most bytes over the budget per recomputed FLOP is
 recomputed at its next read instead. It stops when the schedule fits (so
 the budget is guaranteed under the cost model) or when no eviction helps;
@@ -17,7 +18,7 @@ Examples
 >>> from tensorad.passes.remat import cost
 >>> from tensorad.passes.remat.graph import example
 >>> module, graph = example()
->>> cost.simulate(graph, {}).stage_peak
+>>> cost.simulate(graph, {}).peak
 12864
 >>> solution = solve(graph, 11577)  # 90%: the first two nodes are recomputed at stage 17
 >>> solution.recompute, solution.status
@@ -28,6 +29,10 @@ from __future__ import annotations
 
 from . import cost
 from .exact import Solution
+
+# Evictions tried at once: the copies with the most bytes first, the next ones
+# only when none of those helps (each try simulates the whole schedule).
+CANDIDATES = 12
 
 
 def _with(recompute: dict, stage: int, nodes) -> dict:
@@ -108,7 +113,7 @@ def _revived(graph, timeline, node: int, reader: int) -> set:
 
 
 def _excess(timeline, budget: int) -> int:
-    return sum(max(0, h - budget) for h in timeline.held)
+    return sum(max(0, live - budget) for live in timeline.live)
 
 
 def _evictions(graph, timeline, stage: int):
@@ -122,22 +127,25 @@ def _evictions(graph, timeline, stage: int):
 
 
 def solve(graph, budget: int, start: dict | None = None) -> Solution:
-    """A schedule whose stage figure fits ``budget``, found greedily.
+    """A schedule whose peak live bytes fit ``budget``, found greedily.
 
     Returns a :class:`~.exact.Solution` with status ``"feasible"`` or
     ``"infeasible"``; its ``objective`` is the recomputed FLOPs, and
-    ``smallest`` the lowest stage figure the evictions reached.
+    ``smallest`` the lowest peak the evictions reached.
     """
     recompute = start if start is not None else region_plan(graph)
     timeline = cost.simulate(graph, recompute)
-    smallest = timeline.stage_peak
-    while timeline.stage_peak > budget:
-        peak_stage = max(range(len(timeline.held)), key=timeline.held.__getitem__)
-        best = None
-        for reader, node in _evictions(graph, timeline, peak_stage):
+    smallest = timeline.peak
+    while timeline.peak > budget:
+        peak_stage = timeline.peak_stage()
+        best, excess = None, _excess(timeline, budget)
+        evictions = sorted(set(_evictions(graph, timeline, peak_stage)), key=lambda e: (-graph.nodes[e[1]].bytes, e))
+        for k, (reader, node) in enumerate(evictions):
+            if best is not None and k % CANDIDATES == 0:
+                break
             candidate = _with(recompute, reader, _revived(graph, timeline, node, reader))
             trial = cost.simulate(graph, candidate)
-            gain = _excess(timeline, budget) - _excess(trial, budget)
+            gain = excess - _excess(trial, budget)
             if gain > 0:
                 score = gain / (graph.nodes[node].flops + 1)
                 if best is None or score > best[0]:
@@ -145,11 +153,11 @@ def solve(graph, budget: int, start: dict | None = None) -> Solution:
         if best is None:
             return Solution(None, "infeasible", float("inf"), float("inf"), smallest)
         _, recompute, timeline = best
-        smallest = min(smallest, timeline.stage_peak)
+        smallest = min(smallest, timeline.peak)
     plan = {t: sorted(v) for t, v in recompute.items() if v}
     return Solution(plan, "feasible", float(timeline.recompute_flops), float("nan"), smallest)
 
 
 def smallest_budget(graph) -> int:
-    """The least stage figure the greedy evictions reach from the region plan."""
+    """The least peak the greedy evictions reach from the region plan."""
     return solve(graph, 0).smallest

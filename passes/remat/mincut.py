@@ -10,7 +10,7 @@ crossing values feed the sink; values inside checkpoint regions and ops
 with side effects cannot be cut the other way round). What is not stored is
 recomputed at its first read after the split (:func:`.greedy.recompute_after`).
 :func:`.greedy.solve` then repairs that schedule, and the store-all one, until
-the stage figure fits the budget; the cheaper of the two is the answer.
+the peak live bytes fit the budget; the cheaper of the two is the answer.
 
 Examples
 --------
@@ -35,7 +35,7 @@ def _split(graph, timeline) -> int:
     """The first stage after the forward sweep (or after store-all's peak)."""
     if graph.backward is not None and any(graph.backward):
         return graph.backward.index(True)
-    return max(range(len(timeline.held)), key=timeline.held.__getitem__) + 1
+    return timeline.peak_stage() + 1
 
 
 def stored_cut(graph, split: int) -> set:
@@ -92,10 +92,10 @@ def start_plan(graph, split: int) -> dict:
 
 
 def solve(graph, budget: int):
-    """A schedule whose stage figure fits ``budget``: the cheaper repair of the cut and of store-all.
+    """A schedule whose peak live bytes fit ``budget``: the cheaper repair of the cut and of store-all.
 
     Returns a :class:`~.exact.Solution` (``recompute`` None when neither repair fits;
-    ``smallest`` is then the least stage figure either reached).
+    ``smallest`` is then the least peak either reached).
     """
     split = _split(graph, cost.simulate(graph, {}))
     tries = [greedy.solve(graph, budget, start) for start in (start_plan(graph, split), None)]

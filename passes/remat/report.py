@@ -34,7 +34,11 @@ class FunctionReport:
     measured_peak_bytes : int or None
         Filled in by ``tensorad.memory_report`` after running the code.
     timeline : dict
-        Live bytes after each op, ``"store_all"`` and ``"chosen"``.
+        Live bytes while each op runs, ``"store_all"`` and ``"chosen"``.
+    measured_timeline : list of int or None
+        Live bytes after each allocation and free of one run, from the
+        runtime's allocation hooks (``tensorad.memory_report`` fills it in for
+        the entry function).
     """
 
     function: str
@@ -50,6 +54,7 @@ class FunctionReport:
     timeline: dict
     measured_peak_bytes: Optional[int] = None
     is_vjp: bool = False
+    measured_timeline: Optional[list] = None
 
     @classmethod
     def of(cls, graph, function, store_all, chosen, recompute: dict, **solver) -> "FunctionReport":
@@ -117,21 +122,29 @@ class RematReport:
 
 
 def plot(reports: list, path: str) -> None:
-    """Draw live bytes over each function's timeline, store-all against the schedule.
+    """Draw live bytes over each function's timeline: store-all, the schedule, and what a run measured.
 
-    Needs matplotlib (``pip install -e ".[bench]"``).
+    The predicted timelines step once per op, the measured one once per
+    allocation or free; both run over the same span (the fraction of the
+    program done). Needs matplotlib (the ``bench`` extra: ``pip install -e ".[bench]"``).
     """
-    import matplotlib
-
+    try:
+        import matplotlib
+    except ImportError:
+        raise ImportError("plotting a memory report needs matplotlib: pip install -e \".[bench]\" "
+                          "(or pip install matplotlib)") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(len(reports), 1, figsize=(8, 3 * len(reports)), squeeze=False)
     for ax, report in zip(axes[:, 0], reports):
-        for key, style in (("store_all", "--"), ("chosen", "-")):
-            live = report.timeline[key]
+        lines = [("store-all (predicted)", report.timeline["store_all"], "--"),
+                 ("schedule (predicted)", report.timeline["chosen"], "-")]
+        if report.measured_timeline:
+            lines.append(("schedule (measured)", report.measured_timeline, ":"))
+        for label, live, style in lines:
             steps = [k / max(1, len(live) - 1) for k in range(len(live))]
-            ax.step(steps, [b / 2**20 for b in live], style, where="post", label=key.replace("_", "-"))
+            ax.step(steps, [b / 2**20 for b in live], style, where="post", label=label)
         if report.budget is not None:
             ax.axhline(report.budget / 2**20, color="red", linewidth=0.8, label="budget")
         ax.set_title(f"@{report.function}: {report.tier} ({report.status})")

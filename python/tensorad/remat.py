@@ -34,7 +34,7 @@ from tensorad.passes.registry import PassResults
 from tensorad.passes.remat.graph import POLICIES
 
 from .compiler import Jitted, jit, run_stages
-from .runtime import last_call_stats
+from .runtime import last_call_stats, record_live_bytes
 from .tracing import Tracer, emits_ops
 
 _REGION_IDS = itertools.count(1)
@@ -128,13 +128,20 @@ class MemoryReport:
         :class:`tensorad.passes.remat.report.FunctionReport`.
     measured_peak_bytes : int
         Peak live bytes of one call, from the runtime's allocation hooks.
+    measured_timeline : list of int
+        Live bytes of that call after each allocation and free.
     """
 
     functions: list
     measured_peak_bytes: int | None
+    measured_timeline: list | None = None
 
     def plot(self, path: str) -> None:
-        """Draw live bytes over the timeline, store-all against the schedule (needs matplotlib)."""
+        """Draw live bytes over the timeline: store-all and the schedule as predicted, and as measured.
+
+        Needs matplotlib (the ``bench`` extra: ``pip install -e ".[bench]"``);
+        without it, an ``ImportError`` says so.
+        """
         from tensorad.passes.remat.report import plot
 
         plot(self.functions, path)
@@ -166,6 +173,10 @@ def _schedule_reports(jitted: Jitted, args, inline: bool = True) -> list:
 def memory_report(fun: Callable, *args, memory_budget=None) -> MemoryReport:
     """Compile ``fun`` (e.g. ``ta.grad(loss)``), run it once on ``args``, report its memory.
 
+    ``fun`` may be a ``tensorad.jit`` function: its own ``memory_budget``
+    holds unless ``memory_budget`` is given here. The run records live bytes
+    after every allocation and free (``measured_timeline``).
+
     Examples
     --------
     >>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
@@ -173,12 +184,13 @@ def memory_report(fun: Callable, *args, memory_budget=None) -> MemoryReport:
     >>> report.functions[0].measured_peak_bytes == report.measured_peak_bytes
     True
     """
-    jitted = jit(fun, memory_budget=memory_budget)
+    jitted = fun if isinstance(fun, Jitted) and memory_budget is None else jit(fun, memory_budget=memory_budget)
     reports = _schedule_reports(jitted, args)
-    jitted(*args)
-    measured = last_call_stats().peak_live_bytes
-    reports[0].measured_peak_bytes = measured
-    return MemoryReport(reports, measured)
+    with record_live_bytes():
+        jitted(*args)
+    stats = last_call_stats()
+    reports[0].measured_peak_bytes, reports[0].measured_timeline = stats.peak_live_bytes, list(stats.timeline)
+    return MemoryReport(reports, stats.peak_live_bytes, list(stats.timeline))
 
 
 def print_saved_residuals(fun: Callable, *args) -> list:

@@ -56,7 +56,7 @@ def assert_clean_error(status, err, *fragments):
     ("--tad-remat=budget=-5", ["option 'budget' cannot be '-5'"]),
     ("--tad-remat=budget=nan", ["option 'budget' cannot be 'nan'"]),
     ("--tad-remat=tier=bogus", ["option 'tier' cannot be 'bogus'", "auto, chain, exact, mincut, greedy"]),
-    ("--tad-remat=time-limit=nan", ["option 'time-limit' cannot be 'nan'", "a positive number of seconds"]),
+    ("--tad-remat=node-limit=0", ["option 'node-limit' cannot be '0'", "a positive integer"]),
     ("--tad-remat=budget", ["option 'budget' needs a value"]),
     ("--tad-remat=budget=1 budget=2", ["option 'budget' is given twice"]),
     ("--tad-remat=verbose=1", ["pass 'tad-remat' has no option 'verbose'", "budget, policy, tier"]),

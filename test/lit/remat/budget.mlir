@@ -6,7 +6,9 @@
 // Four dense+tanh layers on 256x64 activations: storing every activation needs
 // 410116 bytes. Under 350000 bytes the cheapest schedule recomputes the first
 // layer (its contraction and tanh) just before the backward sweep reaches it.
-// 300000 bytes is below what any schedule needs, and the error says so.
+// 300000 bytes is below what any schedule needs, and the error says so: the
+// function is small enough for the exact tier to certify the least budget,
+// 311744 bytes (it recomputes even the loss at the end, to free its 68 bytes).
 
 // CHECK-LABEL: func.func private @chain_vjp
 // CHECK-COUNT-4: math.tanh
@@ -20,7 +22,7 @@
 // REPORT: "store_all_peak_bytes": 410116
 // REPORT: "predicted_peak_bytes": 344516
 
-// expected-error@+1 {{no schedule of @chain_vjp keeps peak live bytes within the budget of 300000 bytes; the smallest feasible budget is 344516 bytes}}
+// expected-error@+1 {{no schedule of @chain_vjp keeps peak live bytes within the budget of 300000 bytes; the smallest feasible budget is 311744 bytes}}
 func.func @chain(%w0: tensor<64x64xf32>, %w1: tensor<64x64xf32>, %w2: tensor<64x64xf32>, %w3: tensor<64x64xf32>, %x: tensor<256x64xf32>) -> tensor<f32> {
   %z0 = "tad.dot_general"(%x, %w0) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<256x64xf32>, tensor<64x64xf32>) -> tensor<256x64xf32>
   %h0 = math.tanh %z0 : tensor<256x64xf32>
