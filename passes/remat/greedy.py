@@ -85,8 +85,12 @@ def recompute_after(graph, stale: set, start: int) -> dict:
 
 
 def region_plan(graph) -> dict:
-    """The schedule that honours every checkpoint region and recomputes nothing else."""
-    return merge(*(recompute_after(graph, set(interior), end + 1) for interior, end in graph.regions))
+    """The schedule that honours every checkpoint region and recomputes nothing else.
+
+    Ops with side effects inside a region (a collective) are kept, never run twice.
+    """
+    return merge(*(recompute_after(graph, {i for i in interior if graph.nodes[i].recomputable}, end + 1)
+                   for interior, end in graph.regions))
 
 
 def _revived(graph, timeline, node: int, reader: int) -> set:

@@ -40,3 +40,25 @@ func.func @dots_saveable(%x: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf3
   %5 = arith.mulf %2, %1 : tensor<4x4xf32>
   return %4, %5 : tensor<4x4xf32>, tensor<4x4xf32>
 }
+
+// -----
+
+// A collective inside a region is kept, never run again for the later reader
+// (every process must run the same collectives): the sin after it is
+// recomputed from the psum's stored result.
+// CHECK-LABEL: func.func @region_with_a_collective
+// CHECK-COUNT-1: tad.psum
+// CHECK-NOT: tad.psum
+// CHECK: "tad.end_checkpoint"
+// CHECK: %[[AGAIN:.*]] = math.sin
+// CHECK: math.cos %[[AGAIN]]
+// KEEP-LABEL: func.func @region_with_a_collective
+func.func @region_with_a_collective(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0 = "tad.start_checkpoint"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = "tad.psum"(%0) {processes = 2} : (tensor<4xf32>) -> tensor<4xf32>
+  %2 = math.sin %1 : tensor<4xf32>
+  %3 = math.exp %2 : tensor<4xf32>
+  %4 = "tad.end_checkpoint"(%3) : (tensor<4xf32>) -> tensor<4xf32>
+  %5 = math.cos %2 : tensor<4xf32>
+  return %4, %5 : tensor<4xf32>, tensor<4xf32>
+}
