@@ -23,7 +23,7 @@
 // RUN: not autodiff-opt %s -o %t.missing/out.mlir 2>&1 | FileCheck %s --check-prefix=OUTPUT
 // RUN: not autodiff-opt %s --cse --tad-remat-report=%t.json 2>&1 | FileCheck %s --check-prefix=NOREMAT
 // Good options still work:
-// RUN: autodiff-opt %s '--tad-remat=budget=64MiB policy=save_only_these_names:a,b tier=greedy time-limit=2.5' | FileCheck %s --check-prefix=GOOD
+// RUN: autodiff-opt %s '--tad-remat=budget=64MiB policy=save_only_these_names:a,b tier=greedy node-limit=500' | FileCheck %s --check-prefix=GOOD
 
 // POLICY-NOT: Traceback
 // POLICY: autodiff-opt: error: pass 'tad-remat': option 'policy' cannot be 'bogus': expected one of nothing_saveable, everything_saveable, dots_saveable, save_only_these_names:NAME,...
@@ -33,7 +33,7 @@
 // NAN: option 'budget' cannot be 'nan'
 // NAN-NOT: 0:0
 // TIER: option 'tier' cannot be 'bogus': expected one of auto, chain, exact, mincut, greedy
-// UNKNOWN: pass 'tad-remat' has no option 'no-such'; its options are: budget, policy, tier, time-limit
+// UNKNOWN: pass 'tad-remat' has no option 'no-such'; its options are: budget, policy, tier, node-limit
 // TWICE: option 'budget' is given twice
 // NONE: pass 'tad-verify' takes no options, got 'x=1'
 // BITS: option 'vector-bits' cannot be '100': expected 0 or a power of two from 64 to 4096
