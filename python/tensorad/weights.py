@@ -59,7 +59,7 @@ class _WithWeights:
         self.__name__ = function_name(fn)
 
     def __call__(self, weight_arrays, *inputs):
-        saved = [w._data for w in self.weights]
+        saved = [w.current for w in self.weights]
         try:
             for w, array in zip(self.weights, weight_arrays):
                 w.substitute(array)
@@ -86,7 +86,7 @@ def _with_weights(fn: Callable, weights: list) -> _WithWeights:
 
 
 def _arrays(weights: list) -> tuple:
-    return tuple(w._data for w in weights)
+    return tuple(w.current for w in weights)
 
 
 def vjp(fn: Callable, *inputs, weights=None, has_aux: bool = False, **options):

@@ -24,10 +24,22 @@ from ..errors import TracingError
 from ..tracing import Tracer, emits_ops, user_line
 
 
-def _pair(value, what: str) -> tuple:
+def spatial_pair(value, what: str, fn: str = "conv2d") -> tuple:
+    """``(height, width)`` from an int or a pair, as PyTorch's 2-d layers take their sizes.
+
+    Raises
+    ------
+    TracingError
+        ``value`` is neither, reported at the user's line.
+
+    Examples
+    --------
+    >>> spatial_pair(3, "stride"), spatial_pair((1, 2), "dilation")
+    ((3, 3), (1, 2))
+    """
     pair = (value, value) if isinstance(value, int) else tuple(value)
     if len(pair) != 2:
-        raise TracingError(f"{user_line()}: conv2d: {what} must be an int or a pair, got {value!r}")
+        raise TracingError(f"{user_line()}: {fn}: {what} must be an int or a pair, got {value!r}")
     return pair
 
 
@@ -89,8 +101,8 @@ def conv2d(x, w, bias=None, stride=1, padding=0, dilation=1, groups: int = 1):
         raise TracingError(f"{user_line()}: conv2d of booleans; convert them to numbers first")
     x, w = tnp.asarray(x, dtype), tnp.asarray(w, dtype)
     try:
-        out = Tracer.of(builder.conv2d(x.value, w.value, _pair(stride, "stride"),
-                                        _padding(padding), _pair(dilation, "dilation"), groups))
+        out = Tracer.of(builder.conv2d(x.value, w.value, spatial_pair(stride, "stride"),
+                                        _padding(padding), spatial_pair(dilation, "dilation"), groups))
     except ShapeError as err:
         raise TracingError(f"{user_line()}: conv2d of {x.shape} with weight {w.shape}: {err}") \
             from None

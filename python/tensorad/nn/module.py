@@ -88,6 +88,15 @@ class Parameter:
             baked.note_read(self)
         return self._data
 
+    @property
+    def current(self):
+        """The array this parameter stands for now, without noting a read (a trace's stand-in or the data).
+
+        Transformations use it to save and restore what :meth:`substitute` replaces; reading it does
+        not bake the value into compiled code as :attr:`data` does.
+        """
+        return self._data
+
     def substitute(self, data) -> None:
         """Let ``data`` stand for this parameter while a function is traced (no checks; not a change)."""
         self._data = data

@@ -21,13 +21,7 @@ from ..dialects import builder
 from ..dialects.shapes import ShapeError
 from ..errors import TracingError
 from ..tracing import Tracer, emits_ops, user_line
-
-
-def _pair(value, what: str, fn: str) -> tuple:
-    pair = (value, value) if isinstance(value, int) else tuple(value)
-    if len(pair) != 2:
-        raise TracingError(f"{user_line()}: {fn}: {what} must be an int or a pair, got {value!r}")
-    return pair
+from .conv import spatial_pair
 
 
 def _pool(kind: str, x, kernel_size, stride, padding, dilation, ceil_mode: bool,
@@ -38,16 +32,16 @@ def _pool(kind: str, x, kernel_size, stride, padding, dilation, ceil_mode: bool,
     if x.ndim not in (3, 4):
         raise TracingError(f"{user_line()}: {fn} needs (N, C, H, W) or (C, H, W) input, "
                            f"got shape {x.shape}")
-    kernel = _pair(kernel_size, "kernel_size", fn)
-    strides = kernel if stride is None else _pair(stride, "stride", fn)
-    pad = _pair(padding, "padding", fn)
+    kernel = spatial_pair(kernel_size, "kernel_size", fn)
+    strides = kernel if stride is None else spatial_pair(stride, "stride", fn)
+    pad = spatial_pair(padding, "padding", fn)
     if any(p > k // 2 for p, k in zip(pad, kernel)):
         raise TracingError(f"{user_line()}: {fn}: padding {pad} must be at most half of "
                            f"kernel_size {kernel}")
     batched = x if x.ndim == 4 else tnp.reshape(x, (1,) + x.shape)
     try:
         out = Tracer.of(builder.pool2d(kind, batched.value, kernel, strides, pad + pad,
-                                   _pair(dilation, "dilation", fn), ceil_mode, count_include_pad))
+                                   spatial_pair(dilation, "dilation", fn), ceil_mode, count_include_pad))
     except ShapeError as err:
         raise TracingError(f"{user_line()}: {fn} of {x.shape}: {err}") from None
     return out if x.ndim == 4 else tnp.reshape(out, out.shape[1:])

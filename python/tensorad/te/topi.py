@@ -24,6 +24,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..nn.conv import spatial_pair
 from .tensor import Tensor, compute, const, if_then_else, reduce_axis
 from . import tensor as T
 
@@ -146,15 +147,12 @@ def _pad(data: Tensor, pad_before: Sequence[int], pad_after: Sequence[int] | Non
     return compute(shape, body, name=name)
 
 
-def _pair(value) -> tuple:
-    return (value, value) if isinstance(value, int) else tuple(value)
-
-
 def _conv2d(data: Tensor, kernel: Tensor, strides=1, padding=0, dilation=1, layout: str = "NCHW") -> Tensor:
     """2-d convolution (cross-correlation), NCHW input and OIHW kernel."""
     if layout != "NCHW":
         raise ValueError("tensorad.te.topi.nn.conv2d supports layout='NCHW'")
-    (sh, sw), (ph, pw), (dh, dw) = _pair(strides), _pair(padding), _pair(dilation)
+    (sh, sw), (ph, pw), (dh, dw) = (spatial_pair(v, what, "conv2d") for v, what in
+                                    ((strides, "strides"), (padding, "padding"), (dilation, "dilation")))
     n, c, h, w = data.shape
     f, c2, kh, kw = kernel.shape
     if c != c2:
@@ -172,7 +170,7 @@ def _pool(data: Tensor, kernel, stride, padding, pool_type: str, ceil_mode: bool
     """Max or average pooling over the last two dims (TVM's ``topi.nn.pool``; padding is [top, left, bottom, right])."""
     if layout != "NCHW" or ceil_mode:
         raise ValueError("tensorad.te.topi.nn.pool supports layout='NCHW' without ceil_mode")
-    (kh, kw), (sh, sw) = _pair(kernel), _pair(stride)
+    (kh, kw), (sh, sw) = spatial_pair(kernel, "kernel", "pool2d"), spatial_pair(stride, "stride", "pool2d")
     top, left, bottom, right = (tuple(padding) * 2)[:4] if len(padding) == 2 else tuple(padding)
     *lead, h, w = data.shape
     oh, ow = (h + top + bottom - kh) // sh + 1, (w + left + right - kw) // sw + 1
@@ -199,7 +197,7 @@ def _pool(data: Tensor, kernel, stride, padding, pool_type: str, ceil_mode: bool
 def _pool2d(data: Tensor, kernel, stride, dilation, padding, pool_type: str, ceil_mode: bool = False,
             layout: str = "NCHW", count_include_pad: bool = True) -> Tensor:
     """TVM's newer ``pool2d`` signature (dilation must be 1)."""
-    if _pair(dilation) != (1, 1):
+    if spatial_pair(dilation, "dilation", "pool2d") != (1, 1):
         raise ValueError("pool2d: dilation other than 1 is not supported")
     return _pool(data, kernel, stride, padding, pool_type, ceil_mode, layout, count_include_pad)
 
