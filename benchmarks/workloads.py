@@ -354,6 +354,100 @@ class RNN(Gradient):
         return value, grads
 
 
+# --- W7: transformer ---------------------------------------------------------------------
+
+class Transformer(Gradient):
+    """A pre-norm transformer encoder's training step: the squared error of its output (issue 17).
+
+    Each layer is ``x + attention(layer_norm(x))`` then ``x + mlp(layer_norm(x))``,
+    with multi-head softmax attention (no mask) and a tanh-approximated GELU MLP;
+    the same program in every framework (``_layers`` with that framework's ops).
+    """
+
+    key, title = "W7", "transformer 4 layers, seq 128, width 256, 4 heads, GELU MLP 1024, batch 8"
+    target = ("jax", 1.0)
+    head_width = 64  # the width over the heads (4 heads of 64 at width 256)
+
+    def __init__(self, tiny=False):
+        super().__init__(tiny)
+        (self.layers, self.seq, self.width, self.hidden,
+         self.batch) = (1, 8, 128, 32, 2) if tiny else (4, 128, 256, 1024, 8)
+
+    def inputs(self, rng):
+        d, f = self.width, self.hidden
+        params = {}
+        for i in range(self.layers):
+            params.update({f"l{i}_ln1_g": np.ones(d, F32), f"l{i}_ln1_b": np.zeros(d, F32),
+                           f"l{i}_qkv_w": _normal(rng, (d, 3 * d), 1 / math.sqrt(d)),
+                           f"l{i}_qkv_b": np.zeros(3 * d, F32),
+                           f"l{i}_out_w": _normal(rng, (d, d), 1 / math.sqrt(d)), f"l{i}_out_b": np.zeros(d, F32),
+                           f"l{i}_ln2_g": np.ones(d, F32), f"l{i}_ln2_b": np.zeros(d, F32),
+                           f"l{i}_fc1_w": _normal(rng, (d, f), 1 / math.sqrt(d)), f"l{i}_fc1_b": np.zeros(f, F32),
+                           f"l{i}_fc2_w": _normal(rng, (f, d), 1 / math.sqrt(f)), f"l{i}_fc2_b": np.zeros(d, F32)})
+        x = _normal(rng, (self.batch, self.seq, d))
+        target = _normal(rng, (self.batch, self.seq, d))
+        return {"params": params, "args": (x, target)}
+
+    def flops(self):
+        tokens, d, f, s = self.batch * self.seq, self.width, self.hidden, self.seq
+        forward = self.layers * (2 * tokens * (3 * d * d + d * d + 2 * d * f) + 4 * tokens * s * d)
+        return 3 * forward  # forward, and two products back per product
+
+    @staticmethod
+    def _layers(ops, p, x, target):
+        """The loss, written once: ``ops`` has the framework's ``layer_norm``, ``gelu``, ``softmax``,
+        ``permute`` (numpy's ``transpose`` with axes) and ``mean``."""
+        layers = len(p) // 12
+        batch, seq, d = x.shape
+        dh = Transformer.head_width
+        heads = d // dh
+        for i in range(layers):
+            w = {k[len(f"l{i}_"):]: v for k, v in p.items() if k.startswith(f"l{i}_")}
+            h = ops.layer_norm(x, w["ln1_g"], w["ln1_b"])
+            qkv = ops.permute((h @ w["qkv_w"] + w["qkv_b"]).reshape(batch, seq, 3, heads, dh), (2, 0, 3, 1, 4))
+            q, k, v = qkv[0], qkv[1], qkv[2]
+            attention = ops.softmax((q @ ops.permute(k, (0, 1, 3, 2))) * (1 / math.sqrt(dh)))
+            context = ops.permute(attention @ v, (0, 2, 1, 3)).reshape(batch, seq, d)
+            x = x + (context @ w["out_w"] + w["out_b"])
+            h = ops.layer_norm(x, w["ln2_g"], w["ln2_b"])
+            x = x + (ops.gelu(h @ w["fc1_w"] + w["fc1_b"]) @ w["fc2_w"] + w["fc2_b"])
+        return ops.mean((x - target) ** 2)
+
+    @staticmethod
+    def loss_tensorad(p, x, target):
+        import types
+        import tensorad.numpy as tnp
+        from tensorad import nn
+        ops = types.SimpleNamespace(layer_norm=nn.layer_norm, gelu=nn.gelu, softmax=nn.softmax,
+                                    permute=tnp.transpose, mean=tnp.mean)
+        return Transformer._layers(ops, p, x, target)
+
+    @staticmethod
+    def loss_jax(p, x, target):
+        import types
+        import jax
+        import jax.numpy as jnp
+
+        def layer_norm(h, g, b):
+            mean = h.mean(-1, keepdims=True)
+            var = ((h - mean) ** 2).mean(-1, keepdims=True)
+            return (h - mean) * jax.lax.rsqrt(var + 1e-5) * g + b
+        ops = types.SimpleNamespace(layer_norm=layer_norm, gelu=jax.nn.gelu, softmax=jax.nn.softmax,
+                                    permute=jnp.transpose, mean=jnp.mean)
+        return Transformer._layers(ops, p, x, target)
+
+    @staticmethod
+    def loss_torch(p, x, target):
+        import types
+        import torch
+        import torch.nn.functional as F
+        ops = types.SimpleNamespace(
+            layer_norm=lambda h, g, b: F.layer_norm(h, (h.shape[-1],), g, b, 1e-5),
+            gelu=lambda h: F.gelu(h, approximate="tanh"), softmax=lambda h: torch.softmax(h, -1),
+            permute=torch.permute, mean=torch.mean)
+        return Transformer._layers(ops, p, x, target)
+
+
 # --- W4: GMM (ADBench) ---------------------------------------------------------------------
 
 def _multigammaln(a: float, p: int) -> float:
@@ -624,7 +718,7 @@ class EagerDispatch(Dispatch):
 class PerExampleGradients(Workload):
     """Per-example gradients of an MLP's loss: ``jit(vmap(grad(loss), in_axes=(None, 0, 0)))`` (issue 15)."""
 
-    key, title = "W7", "per-example gradients, MLP 64-128-128-10 tanh, batch 64 (jit(vmap(grad)))"
+    key, title = "W8", "per-example gradients, MLP 64-128-128-10 tanh, batch 64 (jit(vmap(grad)))"
     target = ("jax", 1.2)
 
     def __init__(self, tiny=False):
@@ -674,4 +768,4 @@ class PerExampleGradients(Workload):
         return lambda: (lambda g: [g[k] for k in names])(step(params, x, y))
 
 
-WORKLOADS = (MLP, CNN, RNN, GMM, DeepChain, Matmul, Dispatch, EagerDispatch, PerExampleGradients)
+WORKLOADS = (MLP, CNN, RNN, GMM, DeepChain, Matmul, Dispatch, EagerDispatch, Transformer, PerExampleGradients)
