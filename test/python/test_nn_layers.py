@@ -34,6 +34,15 @@ def gelu_tanh(x):
     return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
 
 
+def gelu_exact(x):
+    """GELU with the exact Gaussian CDF, in scipy."""
+    return x * scipy.special.ndtr(x)
+
+
+def gelu_erf(x):
+    return nn.gelu(x, approximate=False)
+
+
 def logsumexp_last(x):
     return nn.logsumexp(x, axis=-1)
 
@@ -44,6 +53,7 @@ ACTIVATIONS = {
     "sigmoid": (nn.sigmoid, scipy.special.expit),
     "softplus": (nn.softplus, lambda x: np.logaddexp(x, 0)),
     "gelu": (nn.gelu, gelu_tanh),
+    "gelu_exact": (gelu_erf, gelu_exact),
     "softmax": (nn.softmax, lambda x: scipy.special.softmax(x, axis=-1)),
     "log_softmax": (nn.log_softmax, lambda x: scipy.special.log_softmax(x, axis=-1)),
     "logsumexp": (logsumexp_last, lambda x: scipy.special.logsumexp(x, axis=-1)),
@@ -192,6 +202,7 @@ TENSORAD_CASES = {
     "sigmoid": lambda p: nn.sigmoid(p["x"]),
     "softplus": lambda p: nn.softplus(p["x"]),
     "gelu": lambda p: nn.gelu(p["x"]),
+    "gelu_exact": lambda p: nn.gelu(p["x"], approximate=False),
     "softmax": lambda p: nn.softmax(p["x"], axis=1),
     "log_softmax": lambda p: nn.log_softmax(p["x"], axis=1),
     "layer_norm": lambda p: nn.layer_norm(p["x"], p["w_last"], p["b_last"]),
@@ -208,6 +219,7 @@ def jax_cases(jax) -> dict:
         "sigmoid": lambda p: jnn.sigmoid(p["x"]),
         "softplus": lambda p: jnn.softplus(p["x"]),
         "gelu": lambda p: jnn.gelu(p["x"], approximate=True),
+        "gelu_exact": lambda p: jnn.gelu(p["x"], approximate=False),
         "softmax": lambda p: jnn.softmax(p["x"], axis=1),
         "log_softmax": lambda p: jnn.log_softmax(p["x"], axis=1),
         "layer_norm": lambda p: jnn.standardize(p["x"], axis=-1) * p["w_last"] + p["b_last"],

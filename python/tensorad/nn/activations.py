@@ -72,23 +72,29 @@ def softplus(x):
 
 
 @emits_ops
-def gelu(x):
-    """Gaussian error linear unit, with the tanh approximation of the Gaussian CDF.
+def gelu(x, approximate: bool = True):
+    """Gaussian error linear unit, ``x`` times the Gaussian CDF of ``x``.
 
-    ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``: the default of
-    ``jax.nn.gelu`` and PyTorch's ``gelu(approximate="tanh")``. The exact form
-    needs ``erf``, which ``tensorad.numpy`` does not provide.
+    With ``approximate=True`` (the default, as ``jax.nn.gelu`` and PyTorch's
+    ``gelu(approximate="tanh")``) the CDF is ``0.5 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``;
+    with ``approximate=False`` it is exact, ``0.5 (1 + erf(x / sqrt(2)))`` (PyTorch's default).
 
     Examples
     --------
     >>> import numpy as np, tensorad as ta
     >>> ta.jit(gelu)(np.array([-10.0, 0.0, 1.0]))
     array([-0.        ,  0.        ,  0.84119199])
+    >>> ta.jit(lambda x: gelu(x, approximate=False))(np.array([1.0]))
+    array([0.84134475])
     """
     x = tnp.asarray(x)
-    # A Python float (weakly typed): float32 input stays float32.
-    inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * (x * x * x))
-    return 0.5 * x * (1.0 + tnp.tanh(inner))
+    x = x.astype(dtypes.float_of(x.dtype))
+    if approximate:
+        # A Python float (weakly typed): float32 input stays float32.
+        inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * (x * x * x))
+        return 0.5 * x * (1.0 + tnp.tanh(inner))
+    cdf_erf = Tracer.of(builder.elementwise("math.erf", [(x * (1.0 / math.sqrt(2.0))).value]))
+    return 0.5 * x * (1.0 + cdf_erf)
 
 
 def _stable_max(x, axis):
