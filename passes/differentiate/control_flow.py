@@ -13,7 +13,11 @@ and sweeps its blocks. Reverse mode:
   iteration. The backward loop runs the iterations in reverse, replays each
   body from its taped row and sweeps it backwards, carrying the adjoints of
   the loop carries and accumulating those of loop-invariant values (which
-  are never taped). A loop with ``tad.snapshots = s`` and a static trip
+  are never taped). Values of the body that the sweep reads and that are
+  costly to replay (a contraction's output: :func:`costly_residuals`) are
+  taped too, as JAX's scan stores its residuals, and the replay of what
+  computed them becomes dead code; one the body yields as a taped carry is
+  read from that carry's tape a row later. A loop with ``tad.snapshots = s`` and a static trip
   count keeps at most ``s`` snapshots instead and recomputes the other
   iterations on the binomial (Revolve) schedule of
   :mod:`tensorad.passes.remat.revolve` (see :func:`_revolve_vjp`).
@@ -41,7 +45,7 @@ from mlir.dialects import arith, scf, tensor
 from tensorad.dialects import builder as tad_ops
 from tensorad.dialects.builder import Val, zeros_like
 from tensorad.dialects.families.control_flow import family
-from tensorad.dialects.record import Trait, has_trait
+from tensorad.dialects.record import Trait, flops_of, has_trait
 from tensorad.dialects.shapes import is_dynamic
 from tensorad.passes.dims import kept_sizes
 from tensorad.passes.remat import revolve
@@ -445,19 +449,130 @@ def _for_vjp(c, cotangents):
         _revolve_vjp(c, cotangents, active, outer, taped, static_count, snapshots)
         return []
     with ir.InsertionPoint(op):
-        tapes = [_empty_tape(inits[k], static_count, count) for k in taped]
-        forward = scf.ForOp(lb, ub, step, inits + tapes)
+        forward, body_ops = _taping_loop(op, [_empty_tape(inits[k], static_count, count) for k in taped],
+                                         taped)
+    _replace_uses(op, list(forward.results)[:n])
+    row, replayed = _backward_loop(c, op, 0, count, list(forward.results)[n:], taped, active, outer,
+                                   cotangents, lambda row: [_step_value(op, row)])
+    _tape_residuals(op, forward, body_ops, replayed, row, taped, static_count, count)
+    return []
+
+
+def _taping_loop(op: ir.Operation, tapes: list, taped: list, residuals=(), residual_tapes=()) -> tuple:
+    """``op`` (an ``scf.for``) storing, each iteration, its ``taped`` carries into ``tapes`` and the
+    values ``(position, result)`` of its body's ops ``residuals`` into ``residual_tapes``.
+
+    Returns the loop, whose results are ``op``'s then the tapes, and its copy of ``op``'s body ops.
+    """
+    lb, ub, step = list(op.operands)[:3]
+    inits = _loop_inits(op)
+    n = len(inits)
+    forward = scf.ForOp(lb, ub, step, inits + list(tapes) + list(residual_tapes))
     args = list(forward.inner_iter_args)
     with ir.InsertionPoint(forward.body):
         row = _cast(arith.DivSIOp(arith.SubIOp(forward.induction_variable, lb).result, step).result,
                     ir.IndexType.get())
         stored = [tad_ops.insert_row(args[n + i], args[k], row) for i, k in enumerate(taped)]
-        _, yielded = copy_body(op, [forward.induction_variable] + args[:n])
-        scf.YieldOp(yielded + stored)
-    _replace_uses(op, list(forward.results)[:n])
-    _backward_loop(c, op, 0, count, list(forward.results)[n:], taped, active, outer, cotangents,
-                   lambda row: [_step_value(op, row)])
-    return []
+        body_ops, yielded = copy_body(op, [forward.induction_variable] + args[:n])
+        kept = [tad_ops.insert_row(args[n + len(taped) + m], body_ops[i].results[j], row)
+                for m, (i, j) in enumerate(residuals)]
+        scf.YieldOp(yielded + stored + kept)
+    return forward, body_ops
+
+
+#: A value the backward sweep reads is taped (stored each iteration) rather than
+#: replayed when replaying it costs at least this many FLOPs per element stored.
+RESIDUAL_FLOPS_PER_ELEMENT = 8
+
+
+def _elements(t: ir.Type) -> int:
+    return int(np.prod(t.shape)) if isinstance(t, ir.ShapedType) and t.has_static_shape else 1
+
+
+def costly_residuals(replayed: list) -> list:
+    """``(position, result)`` of the replayed values a backward sweep reads that are costly to replay.
+
+    ``replayed`` are a loop body's ops as a reverse step copied them; a result
+    is a residual when an op outside them (the sweep) reads it, and costly when
+    the replayed ops it depends on cost at least
+    :data:`RESIDUAL_FLOPS_PER_ELEMENT` FLOPs per element (remat's cost model):
+    a contraction's output, or a long elementwise chain's, but not a slice of
+    a loop-invariant input or a broadcast. Storing those, as JAX's scan stores
+    its residuals, spares the backward loop a replay of the forward body.
+    """
+    position = {op.operation: i for i, op in enumerate(replayed)}
+
+    def producer(value: ir.Value):
+        owner = value.owner
+        return None if isinstance(owner, ir.Block) else position.get(owner.operation)
+
+    def closure_flops(i: int) -> int:
+        seen, stack, total = {i}, [i], 0
+        while stack:
+            op = replayed[stack.pop()]
+            total += flops_of(op)
+            for k in map(producer, op.operands):
+                if k is not None and k not in seen:
+                    seen.add(k)
+                    stack.append(k)
+        return total
+
+    cost: dict = {}
+    residuals = []
+    for i, op in enumerate(replayed):
+        for j, result in enumerate(op.results):
+            if all(use.owner.operation in position for use in result.uses):
+                continue
+            if isinstance(result.type, ir.ShapedType) and not result.type.has_static_shape:
+                continue  # its tape's row sizes would be read inside the loop
+            if i not in cost:
+                cost[i] = closure_flops(i)
+            if cost[i] >= RESIDUAL_FLOPS_PER_ELEMENT * _elements(result.type):
+                residuals.append((i, j))
+    return residuals
+
+
+def _tape_residuals(op: ir.Operation, forward, body_ops: list, replayed: list, row: ir.Value, taped: list,
+                    static_count, count: ir.Value) -> None:
+    """Store the costly residuals of ``op``, an ``scf.for``, in its taping loop ``forward``; read them backward.
+
+    ``forward`` is rebuilt with one more tape per residual; the backward
+    loop's replayed value becomes that tape's row ``row``. A residual the
+    body yields as a taped carry (an RNN's new hidden state) needs no tape of
+    its own: it is that carry's tape one row later, so that tape gets one more
+    row, the final carry. What the replay then no longer needs is dead code,
+    which the simplify pass removes.
+    """
+    residuals = costly_residuals(replayed)
+    if not residuals:
+        return
+    inits = _loop_inits(op)
+    n = len(inits)
+    yielded = list(_terminator(forward.body).operands)[:n]
+    values = [body_ops[i].results[j] for i, j in residuals]
+    # A residual yielded as taped carry k is read from k's tape, one row later.
+    shifted = {m: taped.index(k) for m, v in enumerate(values) for k in taped if yielded[k] == v}
+    lengthened = sorted(set(shifted.values()))
+    own = [m for m in range(len(residuals)) if m not in shifted]
+    with ir.InsertionPoint(forward):
+        tapes = list(forward.operands)[3 + n:]
+        longer = None if static_count is None else static_count + 1
+        for t in lengthened:
+            tapes[t] = _empty_tape(inits[taped[t]], longer, arith.AddIOp(count, _index(1)).result)
+        grown, _ = _taping_loop(op, tapes, taped, [residuals[m] for m in own],
+                                [_empty_tape(values[m], static_count, count) for m in own])
+        results = list(grown.results)
+        for t in lengthened:  # the final carry in the extra row
+            results[n + t] = tad_ops.insert_row(results[n + t], results[taped[t]], count)
+    _replace_uses(forward, results[:n + len(taped)])
+    forward.erase()
+    with ir.InsertionPoint(replayed[0]):
+        next_row = arith.AddIOp(row, _index(1)).result
+        for m, (i, j) in enumerate(residuals):
+            result = replayed[i].results[j]
+            tape, at = ((results[n + shifted[m]], next_row) if m in shifted
+                        else (results[n + len(taped) + own.index(m)], row))
+            result.replace_all_uses_with(tad_ops.dynamic_row(tape, at, result.type))
 
 
 def _step_value(loop: ir.Operation, row: ir.Value) -> ir.Value:
@@ -491,12 +606,13 @@ def _initial_adjoints(bw, loop: ir.Operation, active: list, outer: list, cotange
 
 
 def _reverse_step(c, loop: ir.Operation, region: int, arguments: list, adjoints: list,
-                  active: list, outer: list) -> list:
+                  active: list, outer: list) -> tuple:
     """Replay one iteration of ``loop`` from ``arguments`` and sweep it backwards.
 
     ``adjoints`` holds the adjoints of the ``active`` carries after the
     iteration, then the sums so far of those of the loop-invariant ``outer``
-    values; returns them as they are before the iteration.
+    values; returns them as they are before the iteration, and the replayed
+    ops (the body's ops in order, as :func:`copy_body` returns them).
     """
     ops, yielded = copy_body(loop, arguments, region)
     replayed_carries = arguments[len(arguments) - len(loop.results):]
@@ -508,7 +624,7 @@ def _reverse_step(c, loop: ir.Operation, region: int, arguments: list, adjoints:
     sums = [Val(adjoints[len(active) + i]) + nested.adjoints[v]
             if v in nested.adjoints else adjoints[len(active) + i]
             for i, v in enumerate(outer)]
-    return next_seeds + sums
+    return next_seeds + sums, ops
 
 
 def _accumulate_adjoints(bw, loop: ir.Operation, active: list, outer: list, adjoints: list) -> None:
@@ -521,13 +637,14 @@ def _accumulate_adjoints(bw, loop: ir.Operation, active: list, outer: list, adjo
 
 
 def _backward_loop(c, op: ir.Operation, region: int, count: ir.Value, tapes: list, taped: list,
-                   active: list, outer: list, cotangents: list, leading) -> None:
+                   active: list, outer: list, cotangents: list, leading) -> tuple:
     """The reversed loop of a taped ``scf.for``/``scf.while``: ``count`` replays of ``region``.
 
     Iteration ``row`` (from ``count - 1`` down to 0) replays the body from its
     taped carries (``leading(row)`` supplies the block arguments before the
     carries), sweeps it backwards from the carried adjoints, and adds the
     adjoints of the loop-invariant ``outer`` values to accumulators.
+    Returns ``row`` (a value of the backward body) and the replayed ops.
     """
     bw = c.engine
     backward = scf.ForOp(_index(0), count, _index(1),
@@ -537,9 +654,11 @@ def _backward_loop(c, op: ir.Operation, region: int, count: ir.Value, tapes: lis
         row = arith.SubIOp(last, backward.induction_variable).result
         inits = _loop_inits(op)
         known = {k: tad_ops.dynamic_row(tapes[i], row, inits[k].type) for i, k in enumerate(taped)}
-        scf.YieldOp(_reverse_step(c, op, region, leading(row) + _full_carries(op, known),
-                                  list(backward.inner_iter_args), active, outer))
+        adjoints, replayed = _reverse_step(c, op, region, leading(row) + _full_carries(op, known),
+                                           list(backward.inner_iter_args), active, outer)
+        scf.YieldOp(adjoints)
     _accumulate_adjoints(bw, op, active, outer, list(backward.results))
+    return row, replayed
 
 
 # ----------------------------------------------------------------------------
@@ -656,7 +775,7 @@ def _run_actions(c, actions: list, state: dict, taped: list, stacks: list, adjoi
         if any(row[4] >= 0 for row in rows):
             adjoints = _when(given(reverse), adjoints, lambda: _reverse_step(
                 c, op, 0, [_step_value(op, reverse)] + _full_carries(op, state), adjoints,
-                active, outer))
+                active, outer)[0])
         scf.YieldOp([state[k] for k in kept] + stacks + adjoints)
     results = list(loop.results)
     return (dict(zip(kept, results[:len(kept)])), results[len(kept):len(kept) + len(stacks)],

@@ -74,14 +74,25 @@ class _Traced:
 
     def pullback(self, seeds: Sequence[Tracer], prefix: tuple = ()) -> list:
         """Gradients (with batch ``prefix``) of every input; zeros for non-float inputs."""
+        return self.value_and_pullback(seeds, prefix)[1]
+
+    def value_and_pullback(self, seeds: Sequence[Tracer], prefix: tuple = ()) -> tuple:
+        """``(results, gradients)``: the function's results as the vjp computes them, and :meth:`pullback`'s.
+
+        Taking the results from the same call as the gradients lets a caller
+        that needs both (``value_and_grad``) run the forward sweep once: a
+        separate :meth:`call` would leave a second copy of every loop, which
+        CSE cannot merge with the vjp's taping loop.
+        """
         wrt = self.float_inputs
         batched = [(prefix + s, d) for s, d in self.out_avals]
         grads = [(prefix + self.inputs[i].shape, self.inputs[i].dtype) for i in wrt]
         name = _declare("vjp", self.name, wrt, [(x.shape, x.dtype) for x in self.inputs] + batched,
                         self.out_avals + grads)
-        outs = iter(_call(name, self.inputs + list(seeds), self.out_avals + grads)[len(self.out_avals):])
-        return [next(outs) if i in wrt else tnp.zeros(prefix + x.shape, x.dtype)
-                for i, x in enumerate(self.inputs[:self.explicit])]
+        outs = _call(name, self.inputs + list(seeds), self.out_avals + grads)
+        results, gradients = outs[:len(self.out_avals)], iter(outs[len(self.out_avals):])
+        return results, [next(gradients) if i in wrt else tnp.zeros(prefix + x.shape, x.dtype)
+                         for i, x in enumerate(self.inputs[:self.explicit])]
 
     def pushforward(self, tangents: dict, prefix: tuple = ()) -> list:
         """Output tangents for input tangents ``{input index: tangent}`` (with batch ``prefix``)."""
@@ -142,11 +153,13 @@ def _vjp_traced(fun: Callable, primals: tuple, has_aux: bool):
     out, aux = _split_aux(outs, has_aux)
     n_main = len(tree.flatten(out)[0])
 
-    def vjp_fn(cotangent, prefix: tuple = ()):
+    def vjp_fn(cotangent, prefix: tuple = (), with_value: bool = False):
+        # with_value: ((out, aux), grads), the results read from the vjp's own call (see value_and_pullback).
         seeds = _seed_leaves(cotangent, traced.out_avals[:n_main], prefix)
         seeds += [tnp.zeros(prefix + s, d) for s, d in traced.out_avals[n_main:]]
-        grads = traced.pullback(seeds, prefix)
-        return tree.unflatten(traced.in_tree, grads)
+        results, grads = traced.value_and_pullback(seeds, prefix)
+        grads = tree.unflatten(traced.in_tree, grads)
+        return (_split_aux(tree.unflatten(traced.out_tree, results), has_aux), grads) if with_value else grads
 
     return out, vjp_fn, aux
 
@@ -271,7 +284,7 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: boo
                                f"{getattr(out, 'shape', type(out).__name__)}; use vjp or jacrev "
                                "for other outputs")
         _check_output(out, "grad", holomorphic)
-        grads = vjp_fn(tnp.ones((), out.dtype))
+        (out, aux), grads = vjp_fn(tnp.ones((), out.dtype), with_value=True)
         grads = grads[0] if isinstance(argnums, int) else grads
         return ((out, aux) if has_aux else out), grads
 

@@ -86,3 +86,67 @@ func.func private @grow_vjp(tensor<2xf64>, tensor<2xf64>) -> (tensor<2xf64>, ten
 // CHECK:   tensor.insert_slice {{.*}} : tensor<2xf64> into tensor<?x2xf64>
 // CHECK: scf.for {{.*}} to %[[FWD]]#2
 // CHECK:   tensor.extract_slice %[[FWD]]#1
+
+// -----
+
+// An RNN step, h' = tanh(h W) (8 FLOPs or more per element to replay): replaying it would redo the contraction, so the
+// backward loop reads the tanh from the tape instead. It is the carry the body
+// yields, so the carry's tape gets one more row (the final carry, stored after
+// the loop) and row i + 1 is iteration i's tanh: one tape, no replay.
+func.func @rnn(%h0: tensor<2x8xf64>, %w: tensor<8x8xf64>) -> tensor<2x8xf64> {
+  %c0 = arith.constant 0 : index
+  %c5 = arith.constant 5 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %c5 step %c1 iter_args(%h = %h0) -> (tensor<2x8xf64>) {
+    %0 = "tad.dot_general"(%h, %w) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<2x8xf64>, tensor<8x8xf64>) -> tensor<2x8xf64>
+    %1 = math.tanh %0 : tensor<2x8xf64>
+    scf.yield %1 : tensor<2x8xf64>
+  }
+  return %r : tensor<2x8xf64>
+}
+func.func private @rnn_vjp(tensor<2x8xf64>, tensor<8x8xf64>, tensor<2x8xf64>) -> (tensor<2x8xf64>, tensor<2x8xf64>, tensor<8x8xf64>)
+    attributes {tad.vjp = {of = @rnn, wrt = array<i64: 0, 1>}}
+
+// CHECK-LABEL: func.func private @rnn_vjp
+// CHECK: %[[TAPE:.*]] = tensor.empty() : tensor<6x2x8xf64>
+// CHECK: %[[FWD:.*]]:2 = scf.for {{.*}} iter_args({{.*}}, %[[T:.*]] = %[[TAPE]]) -> (tensor<2x8xf64>, tensor<6x2x8xf64>)
+// CHECK:   tensor.insert_slice {{.*}} into %[[T]]
+// CHECK:   tad.dot_general
+// CHECK:   math.tanh
+// CHECK: %[[FULL:.*]] = tensor.insert_slice %[[FWD]]#0 into %[[FWD]]#1[%c5, 0, 0]
+// CHECK: scf.for
+// CHECK-NOT: math.tanh
+// CHECK:   tensor.extract_slice %[[FULL]][%[[ROW:.*]], 0, 0]
+// CHECK:   %[[NEXT:.*]] = arith.addi %[[ROW]], %c1
+// CHECK:   tensor.extract_slice %[[FULL]][%[[NEXT]], 0, 0]
+// CHECK-COUNT-2: tad.dot_general
+// CHECK-NOT: tad.dot_general
+// CHECK: return
+
+// -----
+
+// A residual the body does not yield (the tanh, scaled by the input row before
+// it is carried) gets a tape of its own, one row per iteration.
+func.func @scaled(%h0: tensor<2x8xf64>, %w: tensor<8x8xf64>, %xs: tensor<4x2x8xf64>) -> tensor<2x8xf64> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%h = %h0) -> (tensor<2x8xf64>) {
+    %x = tensor.extract_slice %xs[%i, 0, 0] [1, 2, 8] [1, 1, 1] : tensor<4x2x8xf64> to tensor<2x8xf64>
+    %0 = "tad.dot_general"(%h, %w) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<2x8xf64>, tensor<8x8xf64>) -> tensor<2x8xf64>
+    %1 = math.tanh %0 : tensor<2x8xf64>
+    %2 = arith.mulf %1, %x : tensor<2x8xf64>
+    scf.yield %2 : tensor<2x8xf64>
+  }
+  return %r : tensor<2x8xf64>
+}
+func.func private @scaled_vjp(tensor<2x8xf64>, tensor<8x8xf64>, tensor<4x2x8xf64>, tensor<2x8xf64>) -> (tensor<2x8xf64>, tensor<2x8xf64>, tensor<8x8xf64>)
+    attributes {tad.vjp = {of = @scaled, wrt = array<i64: 0, 1>}}
+
+// CHECK-LABEL: func.func private @scaled_vjp
+// CHECK-DAG: tensor.empty() : tensor<4x2x8xf64>
+// CHECK-DAG: tensor.empty() : tensor<4x2x8xf64>
+// CHECK: scf.for {{.*}} -> (tensor<2x8xf64>, tensor<4x2x8xf64>, tensor<4x2x8xf64>)
+// CHECK: scf.for
+// CHECK-NOT: math.tanh
+// CHECK: return
