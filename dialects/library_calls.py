@@ -140,22 +140,27 @@ def _collapse(buffer: ir.Value) -> ir.Value:
 
 
 def call_kernel(name: str, operands: Sequence[ir.Value], result_types: Sequence[ir.Type],
-                body: Callable) -> list:
+                body: Callable, written: Sequence[int] = ()) -> list:
     """Results of kernel ``name`` on ``operands``, called at the current insertion point.
 
     The kernel takes each operand and then each result as a flat row-major
     buffer (``memref<N x T>``); it is built the first time a module needs
     it, by ``body(kernel, *buffers)`` with a :class:`Kernel`, and writes
-    every element of every result.
+    every element of every result. The operands numbered in ``written`` it
+    may overwrite too (an MPI collective in place): their new values come
+    first among the results, and bufferization gives the kernel a copy of
+    such an operand only where the old value is read later.
     """
     block = ir.InsertionPoint.current.block
     module = _enclosing_module(block)
-    ins = []
-    for value in operands:
+    ins, updated = [], []
+    for i, value in enumerate(operands):
         t = value.type
         buffer = bufferization.ToBufferOp(ir.MemRefType.get(t.shape, t.element_type), value,
-                                          read_only=True).result
+                                          read_only=i not in written).result
         ins.append(_collapse(buffer))
+        if i in written:
+            updated.append((t, buffer))
     outs = [memref.AllocOp(ir.MemRefType.get(t.shape, t.element_type), [], []).result for t in result_types]
     flat = ins + [_collapse(b) for b in outs]
     symbols = ir.SymbolTable(module)
@@ -170,7 +175,7 @@ def call_kernel(name: str, operands: Sequence[ir.Value], result_types: Sequence[
                 func.ReturnOp([])
     func.CallOp([], ir.FlatSymbolRefAttr.get(name), flat)
     return [bufferization.ToTensorOp(t, b, restrict=True, writable=True).result
-            for t, b in zip(result_types, outs)]
+            for t, b in updated + list(zip(result_types, outs))]
 
 
 # ----------------------------------------------------------------------------

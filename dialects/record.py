@@ -110,6 +110,10 @@ class OpRecord:
     flops : callable, optional
         ``op -> int``: FLOPs of one execution (remat's cost model); by default
         one per result element, none for views.
+    scratch : callable, optional
+        ``op -> int``: bytes of the temporary buffers its lowering allocates
+        besides its results, each with its :data:`ALLOCATION_PADDING` (remat's
+        cost model counts them live while the op runs); by default none.
     fold : callable, optional
         ``op -> ir.Value or None`` (tad-simplify), built before the op.
     lowering : callable, optional
@@ -119,6 +123,14 @@ class OpRecord:
         (see :mod:`tensorad.dialects.derivatives`).
     batching : callable, optional
         Batching rule (tad-batch).
+    row_sum : callable, optional
+        ``(op, operands, stacked) -> ir.Value or None`` (tad-batch-loop-rows): the sum over
+        a leading axis of ``op`` applied row by row, where ``operands[i]`` has that axis when
+        ``stacked[i]``, built as one op (a contraction over the rows too); None when it cannot.
+    partition : callable, optional
+        ``PartitionContext -> list of (value, dim or None) or None`` (tad-partition): the
+        op computed on this process's blocks of its sharded operands (see
+        :mod:`tensorad.dialects.partitioning`); None asks for whole operands.
     region_flow : callable, optional
         ``(op, edge) -> None`` for an op with regions: calls ``edge(source, target)``
         for every way a value flows between the op's operands, its regions'
@@ -132,18 +144,22 @@ class OpRecord:
     declaration: Optional[Declaration] = None
     shape_rule: Optional[Callable] = None
     flops: Optional[Callable] = None
+    scratch: Optional[Callable] = None
     fold: Optional[Callable] = None
     lowering: Optional[Callable] = None
     jvp: Optional[Callable] = None
     vjp: Optional[Callable] = None
     batching: Optional[Callable] = None
+    row_sum: Optional[Callable] = None
+    partition: Optional[Callable] = None
     region_flow: Optional[Callable] = None
 
 
 RECORDS: dict[str, OpRecord] = {}
 FAMILIES: dict[str, "Family"] = {}
 
-_RULE_FIELDS = ("shape_rule", "flops", "fold", "lowering", "jvp", "vjp", "batching", "region_flow")
+_RULE_FIELDS = ("shape_rule", "flops", "scratch", "fold", "lowering", "jvp", "vjp", "batching", "row_sum", "partition",
+               "region_flow")
 
 
 class Family:
@@ -216,6 +232,10 @@ class Family:
         """``@family.flops(*names)``: register the FLOP formula of these ops."""
         return self._rule("flops", names)
 
+    def scratch(self, *names: str):
+        """``@family.scratch(*names)``: register the bytes of temporaries that these ops' lowerings allocate."""
+        return self._rule("scratch", names)
+
     def fold(self, *names: str):
         """``@family.fold(*names)``: register the tad-simplify fold of these ops."""
         return self._rule("fold", names)
@@ -235,6 +255,14 @@ class Family:
     def batching(self, *names: str):
         """``@family.batching(*names)``: register the batching rule of these ops."""
         return self._rule("batching", names)
+
+    def row_sum(self, *names: str):
+        """``@family.row_sum(*names)``: register how these ops sum over stacked rows (tad-batch-loop-rows)."""
+        return self._rule("row_sum", names)
+
+    def partition(self, *names: str):
+        """``@family.partition(*names)``: register the tad-partition rule of these ops."""
+        return self._rule("partition", names)
 
     def region_flow(self, *names: str):
         """``@family.region_flow(*names)``: register how values flow through these ops' regions."""
@@ -307,6 +335,54 @@ def flops_of(op: Union[ir.Operation, ir.OpView]) -> int:
     return sum(prod(r.type.shape) if isinstance(r.type, ir.RankedTensorType) else 1 for r in op.results)
 
 
+# Bufferization aligns every allocation to 64 bytes, and the lowered code asks
+# the allocator for that much more than the buffer needs, to align it itself.
+ALLOCATION_PADDING = 64
+
+
+def tensor_bytes(t: ir.Type) -> int:
+    """Bytes of a ranked tensor of type ``t`` (0 for anything else); a dynamic dim (``?``) counts as 1.
+
+    ``i1`` is stored as a byte, like numpy.
+
+    Examples
+    --------
+    >>> with ir.Context(), ir.Location.unknown():
+    ...     tensor_bytes(ir.RankedTensorType.get([2, 3], ir.F32Type.get()))
+    24
+    """
+    if not isinstance(t, ir.RankedTensorType):
+        return 0
+    element = t.element_type
+    width = element.width if isinstance(element, ir.IntegerType) else \
+        ir.FloatType(element).width if isinstance(element, ir.FloatType) else 64
+    return prod(1 if ir.ShapedType.is_dynamic_size(n) else n for n in t.shape) * max(1, width // 8)
+
+
+def allocation_bytes(t: ir.Type) -> int:
+    """Bytes the lowered code allocates for a buffer of type ``t`` (:data:`ALLOCATION_PADDING` included)."""
+    size = tensor_bytes(t)
+    return size + ALLOCATION_PADDING if size else 0
+
+
+def scratch_bytes_of(op: Union[ir.Operation, ir.OpView]) -> int:
+    """Bytes of the temporary buffers that the lowering of ``op`` allocates besides its results.
+
+    They are live while the op runs (remat's cost model); an op whose record
+    has no ``scratch`` rule allocates none.
+
+    Examples
+    --------
+    >>> import tensorad.dialects
+    >>> from tensorad.passes.remat.graph import example
+    >>> module, graph = example()
+    >>> scratch_bytes_of(graph.nodes[1].root)  # a tanh writes its result only
+    0
+    """
+    rec = record_of(op.operation)
+    return rec.scratch(op.operation) if rec is not None and rec.scratch is not None else 0
+
+
 def region_flops(region: ir.Region) -> int:
     """FLOPs of one execution of every op in ``region``."""
     return sum(flops_of(op) for block in region.blocks for op in block.operations)
@@ -319,7 +395,7 @@ def names_with(trait: Trait) -> frozenset:
     --------
     >>> import tensorad.dialects
     >>> sorted(names_with(Trait.MARKER))
-    ['tad.end_checkpoint', 'tad.pvary', 'tad.start_checkpoint', 'tad.stop_gradient']
+    ['tad.end_checkpoint', 'tad.pvary', 'tad.shard', 'tad.start_checkpoint', 'tad.stop_gradient']
     """
     return frozenset(name for name, rec in RECORDS.items() if trait in rec.traits)
 

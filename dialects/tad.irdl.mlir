@@ -510,6 +510,24 @@ irdl.dialect @tad {
     irdl.results(result: %1)
     irdl.attributes {"processes" = %2}
   }
+  // Elementwise maximum of `operand` over the `processes` processes of the job; every process gets it.
+  irdl.operation @pmax {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "#builtin.integer"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"processes" = %2}
+  }
+  // Elementwise minimum of `operand` over the `processes` processes of the job; every process gets it.
+  irdl.operation @pmin {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "#builtin.integer"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"processes" = %2}
+  }
   // The `operand` of every process, stacked in process order along a new leading dim of size `processes`.
   irdl.operation @all_gather {
     %0 = irdl.base "!builtin.tensor"
@@ -527,6 +545,17 @@ irdl.dialect @tad {
     irdl.operands(operand: %0)
     irdl.results(result: %1)
     irdl.attributes {"processes" = %2}
+  }
+  // Identity that marks its value as split along `dim` over the `processes` processes, this one holding block `process`: tad-partition computes with the blocks.
+  irdl.operation @shard {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "#builtin.integer"
+    %3 = irdl.base "#builtin.integer"
+    %4 = irdl.base "#builtin.integer"
+    irdl.operands(operand: %0)
+    irdl.results(result: %1)
+    irdl.attributes {"dim" = %2, "process" = %3, "processes" = %4}
   }
   // Identity on a value every process holds, which each process then uses its own way: its transpose is a psum.
   irdl.operation @pvary {

@@ -1,12 +1,15 @@
 """``tad-jit-differentiate``: the named pipeline of ``tensorad.jit``'s ``"differentiated"`` stage.
 
-``tad-batch`` defines every batched function (``tad.vmap``), and the
+``tad-partition`` computes values marked ``tad.shard`` by blocks (a no-op
+without them); ``tad-batch`` defines every batched function (``tad.vmap``), and the
 derivatives those depend on; ``tad-raise-contractions`` makes hand-written
 linalg contractions and convolutions ``tad.dot_general`` / ``tad.conv2d``,
 so that ``tad-differentiate``, which defines every other declared derivative
 function, uses their rules; ``tad-inline`` and ``symbol-dce`` inline them
 into their callers and drop them; ``tad-raise-contractions`` runs again for
-the adjoints of the generics left (contractions too); ``tad-simplify`` removes what the inlining made dead or foldable; and
+the adjoints of the generics left (contractions too); ``tad-simplify`` removes what the inlining made dead or foldable;
+``tad-batch-loop-rows`` does a loop's contractions of rows for all rows at once (an RNN's input projection
+and weight gradients; not under a memory budget, since its stacks take memory); and
 ``tad-remat`` chooses what the backward sweep stores, with ``tad-remat``'s
 options. With ``inline=false`` the derivative functions stay functions of
 their own, so that ``tad-remat`` reports on each vjp apart
@@ -15,9 +18,9 @@ their own, so that ``tad-remat`` reports on each vjp apart
 Examples
 --------
 >>> pipeline()
-'builtin.module(tad-batch,tad-raise-contractions,tad-differentiate,tad-inline,symbol-dce,tad-raise-contractions,tad-simplify,tad-remat)'
+'builtin.module(tad-partition,tad-batch,tad-raise-contractions,tad-differentiate,tad-inline,symbol-dce,tad-raise-contractions,tad-simplify,tad-batch-loop-rows,tad-remat)'
 >>> pipeline(JitDifferentiateOptions(budget=4096, inline=False))
-'builtin.module(tad-batch,tad-raise-contractions,tad-differentiate,tad-raise-contractions,tad-simplify,tad-remat{budget=4096})'
+'builtin.module(tad-partition,tad-batch,tad-raise-contractions,tad-differentiate,tad-raise-contractions,tad-simplify,tad-remat{budget=4096})'
 """
 
 from __future__ import annotations
@@ -42,5 +45,7 @@ def pipeline(options: JitDifferentiateOptions = JitDifferentiateOptions()) -> st
     remat = RematOptions(**{f.name: getattr(options, f.name) for f in dataclasses.fields(RematOptions)})
     inline = (PassSpec("tad-inline"), "symbol-dce") if options.inline else ()
     raise_ = PassSpec("tad-raise-contractions")
-    return str(Pipeline(PassSpec("tad-batch"), raise_, PassSpec("tad-differentiate"), *inline, raise_,
-                        PassSpec("tad-simplify"), PassSpec("tad-remat", remat)))
+    # Stacking a loop's rows takes memory: under a budget, tad-remat alone decides what is kept.
+    rows = (PassSpec("tad-batch-loop-rows"),) if options.budget is None else ()
+    return str(Pipeline(PassSpec("tad-partition"), PassSpec("tad-batch"), raise_, PassSpec("tad-differentiate"),
+                        *inline, raise_, PassSpec("tad-simplify"), *rows, PassSpec("tad-remat", remat)))

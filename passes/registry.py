@@ -75,7 +75,11 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
     PassInfo("tad-remat", "Choose what the backward sweep stores and what it recomputes, "
              "within a memory budget", _P + "remat:run"),
     PassInfo("tad-inline", "Inline calls of private functions, tad ops included", _P + "inline:run"),
+    PassInfo("tad-partition", "Compute with this process's blocks of the values marked tad.shard "
+             "(tensor parallelism over MPI)", _P + "partition:run"),
     PassInfo("tad-simplify", "CSE, DCE and folding of tad ops", _P + "simplify:run"),
+    PassInfo("tad-batch-loop-rows", "Compute contractions of a loop's rows for all rows at once, before "
+             "the loop (inputs) or after it (accumulated sums)", _P + "batch_loop_rows:run"),
     PassInfo("tad-jit-differentiate", "jit's differentiation stage: define derivatives, inline them, "
              "simplify, and choose what the backward sweep stores (tad-remat's options)",
              _P + "jit_differentiate:pipeline", is_pipeline=True),

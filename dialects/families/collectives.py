@@ -1,4 +1,8 @@
-"""Collectives over the processes of an MPI job: ``psum``, ``all_gather``, ``reduce_scatter``, and ``pvary``.
+"""Collectives over the processes of an MPI job (``psum``, ``pmax``, ``pmin``, ``all_gather``, ``reduce_scatter``).
+
+And two markers: ``pvary``, and ``shard`` (a value split over the processes,
+which ``tad-partition`` computes with by blocks; see
+:mod:`tensorad.dialects.partitioning`).
 
 Each op's record (declaration, traits, shape rule, fold, lowering,
 derivative and batching rules) is registered here through :data:`family`.
@@ -20,13 +24,17 @@ process add up, so its transpose is ``psum``; it costs nothing and has no
 side effects. ``all_gather``'s result is read differently by each
 process: the cotangents of every process add up, which is
 ``reduce_scatter``; and ``reduce_scatter``'s transpose is ``all_gather``.
-Forward mode applies each op to the tangent.
+Forward mode applies each op to the tangent. ``pmax`` and ``pmin`` send
+the derivative to the process(es) holding the extremum, split evenly among
+ties, as ``reduce_max`` does among elements.
 
 Lowering (``tad-lower-to-linalg``, more than one process): a kernel
-(:func:`~tensorad.dialects.library_calls.call_kernel`: the flat operand and
-a fresh result buffer go to a private function of the module, a call that
-keeps both alive until it returns) calls the MPI library's
-``MPI_Allreduce``, ``MPI_Allgather`` or ``MPI_Reduce_scatter_block`` on
+(:func:`~tensorad.dialects.library_calls.call_kernel`: the flat operand, and
+for ``all_gather``/``reduce_scatter`` a fresh result buffer, go to a private
+function of the module, a call that keeps them alive until it returns)
+calls the MPI library's ``MPI_Allreduce`` (in place, ``MPI_IN_PLACE``: the
+operand's buffer becomes the result's), ``MPI_Allgather`` or
+``MPI_Reduce_scatter_block`` on
 ``MPI_COMM_WORLD`` with the MPICH ABI's handles (:data:`MPICH_HANDLES`:
 the mpich wheel's ``libmpi.so.12``), and aborts the job if it fails. The
 MPI functions are declared as ``tad_mpi<P>_MPI_*``: a process of a job of
@@ -67,6 +75,13 @@ family.define("tad.psum",
               attributes=_PROCESSES,
               summary="Elementwise sum of `operand` over the `processes` processes of the job; every process gets the sum.",
               traits=(Trait.SIDE_EFFECTS,))
+for _name, _extremum in (("tad.pmax", "maximum"), ("tad.pmin", "minimum")):
+    family.define(_name,
+                  operands=("operand",),
+                  attributes=_PROCESSES,
+                  summary=f"Elementwise {_extremum} of `operand` over the `processes` processes of the job; every "
+                          "process gets it.",
+                  traits=(Trait.SIDE_EFFECTS,))
 family.define("tad.all_gather",
               operands=("operand",),
               attributes=_PROCESSES,
@@ -77,6 +92,12 @@ family.define("tad.reduce_scatter",
               attributes=_PROCESSES,
               summary="Sum over processes of `operand` (leading dim of size `processes`); process r gets row r of the sum.",
               traits=(Trait.SIDE_EFFECTS,))
+family.define("tad.shard",
+              operands=("operand",),
+              attributes=(("dim", "integer"), ("process", "integer"), *_PROCESSES),
+              summary="Identity that marks its value as split along `dim` over the `processes` processes, this one "
+                      "holding block `process`: tad-partition computes with the blocks.",
+              traits=(Trait.PURE, Trait.VIEW, Trait.MARKER))
 family.define("tad.pvary",
               operands=("operand",),
               attributes=_PROCESSES,
@@ -85,8 +106,11 @@ family.define("tad.pvary",
 
 #: The MPICH ABI's handles (``mpi.h`` of the mpich wheel): ``MPI_COMM_WORLD``,
 #: ``MPI_SUM`` and the datatype of each element type a collective takes.
-MPICH_HANDLES = {"MPI_COMM_WORLD": 0x44000000, "MPI_SUM": 0x58000003,
-                 "f32": 0x4c00040a, "f64": 0x4c00080b, "i32": 0x4c000439, "i64": 0x4c00083a}
+MPICH_HANDLES = {"MPI_COMM_WORLD": 0x44000000, "MPI_SUM": 0x58000003, "MPI_MAX": 0x58000001,
+                 "MPI_MIN": 0x58000002, "f32": 0x4c00040a, "f64": 0x4c00080b, "i32": 0x4c000439,
+                 "i64": 0x4c00083a}
+#: ``MPI_IN_PLACE`` of the MPICH ABI: ``(void *) -1``.
+MPI_IN_PLACE = -1
 #: Element types of collectives, by their MLIR spelling.
 ELEMENT_TYPES = ("f32", "f64", "i32", "i64")
 # MPI counts are C ints.
@@ -106,11 +130,21 @@ def _check_operand(x: TensorSpec, count: int) -> None:
     need(count <= _MAX_COUNT, f"{count} elements are more than one MPI call moves ({_MAX_COUNT})")
 
 
-@family.shape_rule("tad.psum", "tad.pvary")
+@family.shape_rule("tad.psum", "tad.pmax", "tad.pmin", "tad.pvary")
 def _psum_shape(operands, attrs, results):
     (x,) = operands
     _processes(attrs)
     _check_operand(x, prod(x.shape))
+    return [x]
+
+
+@family.shape_rule("tad.shard")
+def _shard_shape(operands, attrs, results):
+    (x,) = operands
+    p, d, r = _processes(attrs), int_attr(attrs, "dim"), int_attr(attrs, "process")
+    need(0 <= d < x.rank, f"dim {d} is not a dim of a tensor of rank {x.rank}")
+    need(x.shape[d] % p == 0, f"dim {d} of size {x.shape[d]} does not split evenly over {p} processes")
+    need(0 <= r < p, f"process {r} is not one of the {p} processes")
     return [x]
 
 
@@ -132,7 +166,7 @@ def _reduce_scatter_shape(operands, attrs, results):
     return [TensorSpec(tuple(x.shape[1:]), x.element_type)]
 
 
-@family.fold("tad.psum", "tad.all_gather", "tad.reduce_scatter", "tad.pvary")
+@family.fold("tad.psum", "tad.pmax", "tad.pmin", "tad.all_gather", "tad.reduce_scatter", "tad.pvary", "tad.shard")
 def _fold_one_process(op):
     # One process: the sum of one operand, the stack of one, the row of one.
     if ir.IntegerAttr(op.attributes["processes"]).value != 1:
@@ -143,8 +177,10 @@ def _fold_one_process(op):
 
 # --- lowering ------------------------------------------------------------------------
 
-# Per collective: the MPI function, and whether its count is the operand's (else the result's).
-_MPI_FUNCTIONS = {"tad.psum": ("MPI_Allreduce", True), "tad.all_gather": ("MPI_Allgather", True),
+# The collectives whose result has the operand's shape: MPI_Allreduce in place, with this reduction.
+_REDUCTIONS = {"tad.psum": "MPI_SUM", "tad.pmax": "MPI_MAX", "tad.pmin": "MPI_MIN"}
+# The others: the MPI function, and whether its count is the operand's (else the result's).
+_MPI_FUNCTIONS = {"tad.all_gather": ("MPI_Allgather", True),
                   "tad.reduce_scatter": ("MPI_Reduce_scatter_block", False)}
 _PTR, _I32 = "!llvm.ptr", "i32"
 _SIGNATURES = {"MPI_Allreduce": (_PTR, _PTR, _I32, _I32, _I32, _I32),
@@ -165,9 +201,11 @@ def mpi_function_address(name: str) -> int:
 
     from mpi4py import MPI
 
-    handles = {"MPI_COMM_WORLD": MPI.COMM_WORLD, "MPI_SUM": MPI.SUM, "f32": MPI.FLOAT, "f64": MPI.DOUBLE,
-               "i32": MPI.INT32_T, "i64": MPI.INT64_T}
+    handles = {"MPI_COMM_WORLD": MPI.COMM_WORLD, "MPI_SUM": MPI.SUM, "MPI_MAX": MPI.MAX, "MPI_MIN": MPI.MIN,
+               "f32": MPI.FLOAT, "f64": MPI.DOUBLE, "i32": MPI.INT32_T, "i64": MPI.INT64_T}
     wrong = [key for key, handle in handles.items() if handle.handle != MPICH_HANDLES[key]]
+    if MPI.Get_address(MPI.IN_PLACE) != MPI_IN_PLACE:
+        wrong.append("MPI_IN_PLACE")
     if wrong:
         raise RuntimeError(f"mpi4py loaded {MPI.Get_library_version().splitlines()[0]!r}, whose handles "
                            f"({', '.join(wrong)}) are not the MPICH ABI's that compiled collectives use: "
@@ -213,27 +251,64 @@ def _call(kernel: Kernel, name: str, processes: int, arguments: list) -> ir.Valu
     return func.CallOp([i32], ir.FlatSymbolRefAttr.get(symbol), arguments).result
 
 
-def _kernel_body(op_name: str, processes: int, count: int, element: ir.Type):
-    """The body of the kernel that runs one collective on flat buffers: one MPI call, abort if it fails."""
-    name, _ = _MPI_FUNCTIONS[op_name]
+def _checked(kernel: Kernel, processes: int, name: str, arguments: list) -> None:
+    """``name(*arguments)`` of the MPI library; the job is aborted if it fails."""
+    i32 = ir.IntegerType.get_signless(32)
+    code = _call(kernel, name, processes, arguments)
+    failed = kernel.compare("ne", code, kernel.constant(0, i32))
+    comm = kernel.constant(MPICH_HANDLES["MPI_COMM_WORLD"], i32)
+    kernel.when(failed, lambda: _call(kernel, "MPI_Abort", processes, [comm, code]))
 
-    def body(kernel: Kernel, source: ir.Value, result: ir.Value) -> None:
-        i32 = ir.IntegerType.get_signless(32)
-        handle = lambda key: kernel.constant(MPICH_HANDLES[key], i32)  # noqa: E731
-        comm, dtype, n = handle("MPI_COMM_WORLD"), handle(str(element)), kernel.constant(count, i32)
-        send, receive = kernel.pointer(source), kernel.pointer(result)
-        if name == "MPI_Allgather":
-            arguments = [send, n, dtype, receive, n, dtype, comm]
-        else:
-            arguments = [send, receive, n, dtype, handle("MPI_SUM"), comm]
-        code = _call(kernel, name, processes, arguments)
-        failed = kernel.compare("ne", code, kernel.constant(0, i32))
-        kernel.when(failed, lambda: _call(kernel, "MPI_Abort", processes, [comm, code]))
+
+def _handle(kernel: Kernel, key: str) -> ir.Value:
+    return kernel.constant(MPICH_HANDLES[key], ir.IntegerType.get_signless(32))
+
+
+def _allreduce_body(reduction: str, processes: int, count: int, element: ir.Type):
+    """The body of the kernel that reduces a flat buffer over processes in place (``MPI_IN_PLACE``)."""
+    def body(kernel: Kernel, buffer: ir.Value) -> None:
+        in_place = ir.Operation.create("llvm.inttoptr", results=[kernel.ptr_type],
+                                       operands=[kernel.constant(MPI_IN_PLACE, kernel.i64)]).result
+        _checked(kernel, processes, "MPI_Allreduce",
+                 [in_place, kernel.pointer(buffer), kernel.constant(count, kernel.i32),
+                  _handle(kernel, str(element)), _handle(kernel, reduction), _handle(kernel, "MPI_COMM_WORLD")])
 
     return body
 
 
-@family.lowering("tad.psum", "tad.all_gather", "tad.reduce_scatter")
+def _kernel_body(op_name: str, processes: int, count: int, element: ir.Type):
+    """The body of the kernel that runs ``all_gather`` or ``reduce_scatter`` from one flat buffer into another."""
+    name, _ = _MPI_FUNCTIONS[op_name]
+
+    def body(kernel: Kernel, source: ir.Value, result: ir.Value) -> None:
+        comm, dtype = _handle(kernel, "MPI_COMM_WORLD"), _handle(kernel, str(element))
+        n = kernel.constant(count, kernel.i32)
+        send, receive = kernel.pointer(source), kernel.pointer(result)
+        if name == "MPI_Allgather":
+            arguments = [send, n, dtype, receive, n, dtype, comm]
+        else:
+            arguments = [send, receive, n, dtype, _handle(kernel, "MPI_SUM"), comm]
+        _checked(kernel, processes, name, arguments)
+
+    return body
+
+
+@family.lowering("tad.psum", "tad.pmax", "tad.pmin")
+def _lower_allreduce(op):
+    # In place: the operand's buffer receives the result, so no buffer is allocated
+    # for it (bufferization copies the operand first only if it is read afterwards).
+    x, t = op.operands[0], op.results[0].type
+    flat = linalg.to_flat(x)
+    processes = ir.IntegerAttr(op.attributes["processes"]).value
+    if processes == 1:
+        return [x]
+    element, count, reduction = t.element_type, flat.type.shape[0], _REDUCTIONS[op.name]
+    kernel = f"tad_mpi_allreduce_{reduction[4:].lower()}_{element}_{count}_{processes}"
+    [out] = call_kernel(kernel, [flat], [], _allreduce_body(reduction, processes, count, element), written=(0,))
+    return [linalg.from_flat(out, t)]
+
+
+@family.lowering("tad.all_gather", "tad.reduce_scatter")
 def _lower_collective(op):
     x, t = op.operands[0], op.results[0].type
     flat = linalg.to_flat(x)
@@ -249,8 +324,9 @@ def _lower_collective(op):
     return [linalg.from_flat(out, t)]
 
 
-@family.lowering("tad.pvary")
-def _lower_pvary(op):
+@family.lowering("tad.pvary", "tad.shard")
+def _lower_identity(op):
+    # A shard left unpartitioned (tad-partition did not run) computes the whole value: the same.
     return [op.operands[0]]
 
 
@@ -284,6 +360,17 @@ def _attr(c) -> ir.Attribute:
     return c.op.attributes["processes"]
 
 
+def _shard(x, attributes, lead: int):
+    """``tad.shard`` of ``x`` with ``attributes``, its dim moved past a batch prefix of ``lead`` dims."""
+    attrs = {a.name: a.attr for a in (attributes[i] for i in range(len(attributes)))}
+    i64 = ir.IntegerType.get_signless(64)
+    attrs["dim"] = ir.IntegerAttr.get(i64, ir.IntegerAttr(attrs["dim"]).value + lead)
+    return builder.build("tad.shard", [x], attrs)
+
+
+# A sharded value's tangent and cotangent are split the same way.
+deflinear(family, "tad.shard", lambda c, ts: _shard(ts[0], c.op.attributes, c.nb),
+          lambda c, ct: [_shard(ct, c.op.attributes, c.nb)])
 # psum's result and cotangent are the same on every process; the cotangent then
 # reaches values each process uses its own way: pvary, whose transpose adds them up.
 deflinear(family, "tad.psum", lambda c, ts: _psum(ts[0], _attr(c)), lambda c, ct: [_pvary(ct, _attr(c))])
@@ -294,10 +381,38 @@ deflinear(family, "tad.reduce_scatter", lambda c, ts: _scatter(ts[0], _attr(c), 
           lambda c, ct: [_gather(ct, _attr(c), c.nb)])
 
 
+def _extremum_weights(c):
+    """Where this process holds the extremum, 1 / (number of processes holding it); elsewhere 0.
+
+    The derivative of ``pmax``/``pmin`` goes to the process(es) whose element
+    is the result, split evenly among ties (as ``reduce_max``'s among elements).
+    """
+    x = c.inputs[0]
+    hits = builder.equal(x, c.outputs[0]).astype(x.element_type)
+    return hits / _psum(hits, _attr(c))
+
+
+# pmax(x) is, around x, psum(w * x) with the weights w of _extremum_weights: its
+# tangent is the psum of the weighted tangents, its transpose that of psum times w.
+@family.jvp("tad.pmax", "tad.pmin")
+def _extremum_jvp(c, tangents):
+    return [_psum(tangents[0] * _extremum_weights(c), _attr(c))]
+
+
+@family.vjp("tad.pmax", "tad.pmin")
+def _extremum_vjp(c, cotangents):
+    return [_pvary(cotangents[0], _attr(c)) * _extremum_weights(c)]
+
+
 # The mapped axis is axis 0 of the (only, batched) operand: a batch prefix of one dim.
-@family.batching("tad.psum")
+@family.batching("tad.psum", "tad.pmax", "tad.pmin")
 def _psum_batch(ctx, op, operands, batched):
-    return [_psum(operands[0], op.attributes["processes"])]
+    return [builder.build(op.name, [operands[0]], {"processes": op.attributes["processes"]})]
+
+
+@family.batching("tad.shard")
+def _shard_batch(ctx, op, operands, batched):
+    return [_shard(operands[0], op.attributes, 1)]
 
 
 @family.batching("tad.all_gather")
@@ -308,3 +423,11 @@ def _all_gather_batch(ctx, op, operands, batched):
 @family.batching("tad.reduce_scatter")
 def _reduce_scatter_batch(ctx, op, operands, batched):
     return [_scatter(operands[0], op.attributes["processes"], 1)]
+
+
+# --- partitioning (tad-partition) ----------------------------------------------------------
+
+@family.partition("tad.shard")
+def _partition_shard(c):
+    d = ir.IntegerAttr(c.op.attributes["dim"]).value
+    return [(c.block(0, d), d)]

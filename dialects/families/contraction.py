@@ -14,7 +14,7 @@ from mlir.dialects import arith
 from .. import batching, builder
 from .. import linalg_builder as linalg
 from ..derivatives import sum_contributions
-from ..record import Family, Trait
+from ..record import Family, Trait, allocation_bytes
 from ..shapes import TensorSpec, need, dims_attr, same_element_type, python_attrs, accepts_dynamic, dims_agree
 
 family = Family("contraction")
@@ -68,6 +68,21 @@ def _dot_general_flops(op) -> int:
 _LONG_CONTRACTION = 4096
 
 
+def _rhs_layout(rank: int, batching, contracting):
+    """The permutation that lays rhs out as (batch, contracting, free) dims; None when it is so (or has no free dims)."""
+    free = [d for d in range(rank) if d not in batching and d not in contracting]
+    order = list(batching) + list(contracting) + free
+    return order if free and order != list(range(rank)) else None
+
+
+@family.scratch("tad.dot_general")
+def _dot_general_scratch(op) -> int:
+    # The lowering's copy of rhs in its (batch, contracting, free) layout.
+    a, rhs = python_attrs(op), op.operands[1].type
+    moved = _rhs_layout(rhs.rank, a["rhs_batching_dimensions"], a["rhs_contracting_dimensions"])
+    return 0 if moved is None else allocation_bytes(rhs)
+
+
 @family.lowering("tad.dot_general")
 def _lower_dot_general(op):
     # Loops: batch dims, lhs free dims, contracting dims, then rhs free dims. With
@@ -83,8 +98,8 @@ def _lower_dot_general(op):
     lhs_free = [d for d in range(lhs.type.rank) if d not in lb and d not in lc]
     # The result's dims are these operand dims (the shape rule's), dynamic sizes included.
     sizes = linalg.dynamic_sizes(lhs, [*lb, *lhs_free]) + linalg.dynamic_sizes(rhs, rhs_free)
-    order = list(rb) + list(rc) + rhs_free
-    if rhs_free and order != list(range(rhs.type.rank)):
+    order = _rhs_layout(rhs.type.rank, rb, rc)
+    if order is not None:
         rhs = linalg.permuted(rhs, order)
         rb, rc = list(range(len(rb))), list(range(len(rb), len(rb) + len(rc)))
     n_batch, n_contract = len(lb), len(lc)
@@ -234,3 +249,44 @@ def _dot_general_batch(ctx, op, operands, batched):
         mapped = lhs_rank - len(lc)  # batch dims, lhs free dims, then the first rhs free dimension
     out = builder.dot_general(lhs, rhs, lb, rb, lc, rc)
     return [batching.to_front(out, mapped)]
+
+
+@family.row_sum("tad.dot_general")
+def _dot_general_row_sum(op, operands, stacked):
+    """Both operands stacked: the rows' axis is contracted too (one contraction over the rows and what
+    each row contracts, instead of one small contraction per row)."""
+    if not (stacked[0] and stacked[1]):
+        return None
+    attrs = python_attrs(op)
+    shifted = [[d + 1 for d in attrs[name]] for name in ("lhs_batching_dimensions", "rhs_batching_dimensions",
+                                                         "lhs_contracting_dimensions", "rhs_contracting_dimensions")]
+    return builder.dot_general(operands[0], operands[1], shifted[0], shifted[1], [0] + shifted[2], [0] + shifted[3])
+
+
+# --- partitioning (tad-partition) ----------------------------------------------------------
+
+@family.partition("tad.dot_general")
+def _partition_dot(c):
+    """A contraction on blocks: the first sharded operand's dim decides.
+
+    A contracting dim: the other operand's block along its partner dim, and
+    the partial products added over processes. A batch dim: both blocks, the
+    result split along that batch dim. A free dim: the other operand whole
+    (through pvary), the result split along the dim that free dim becomes.
+    """
+    batch = (list(c.attrs["lhs_batching_dimensions"]), list(c.attrs["rhs_batching_dimensions"]))
+    contract = (list(c.attrs["lhs_contracting_dimensions"]), list(c.attrs["rhs_contracting_dimensions"]))
+    ranks = [ir.RankedTensorType(v.type).rank for v in c.op.operands]
+    free = [[d for d in range(ranks[s]) if d not in batch[s] + contract[s]] for s in (0, 1)]
+    s = 0 if c.dim(0) is not None else 1
+    d, other = c.dim(s), 1 - s
+    pairs = batch if d in batch[s] else contract if d in contract[s] else None
+    operands = [None, None]
+    operands[s] = c.block(s, d)
+    operands[other] = c.varying(other) if pairs is None else c.block(other, pairs[other][pairs[s].index(d)])
+    y = builder.dot_general(*operands, *batch, *contract)
+    if pairs is contract:
+        return [c.add_partials(y)]
+    if pairs is batch:
+        return [(y, batch[s].index(d))]
+    return [(y, len(batch[0]) + (free[0].index(d) if s == 0 else len(free[0]) + free[1].index(d)))]

@@ -176,6 +176,25 @@ def _reduce_batch(ctx, op, operands, batched):
     return [builder.reduce(op.name.removeprefix("tad.reduce_"), operands[0], dims)]
 
 
+@family.row_sum("tad.reduce_sum")
+def _reduce_sum_row_sum(op, operands, stacked):
+    # The sum over the rows of each row's sum: one sum over the rows' axis too.
+    dims = [d + 1 for d in ir.DenseI64ArrayAttr(op.attributes["dimensions"])]
+    return builder.reduce("sum", operands[0], [0] + dims)
+
+
 @family.batching("tad.argmax")
 def _argmax_batch(ctx, op, operands, batched):
     return [builder.argmax(operands[0], ir.IntegerAttr(op.attributes["axis"]).value + 1)]
+
+
+# --- partitioning (tad-partition) ----------------------------------------------------------
+
+@family.partition("tad.reduce_sum")
+def _partition_sum(c):
+    # Summing over the split dim leaves a partial sum on each process, added over processes.
+    d, dims = c.dim(0), list(c.attrs["dimensions"])
+    total = builder.build("tad.reduce_sum", [c.block(0, d)], {"dimensions": c.op.attributes["dimensions"]})
+    if d in dims:
+        return [c.add_partials(total)]
+    return [(total, d - sum(1 for k in dims if k < d))]

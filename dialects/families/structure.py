@@ -27,6 +27,7 @@ from .. import linalg_builder as linalg
 from ..batching import broadcast_batch
 from ..builder import Val
 from ..derivatives import RuleContext, defcast, deflinear
+from ..partitioning import partition_elementwise
 from ..record import Family, Trait
 from ..shapes import (TensorSpec, need, array_attr, dims_attr, int_attr, declared, same_element_type,
                       python_attrs, accepts_dynamic, dims_agree, is_dynamic, has_dynamic, regrouped, shape_text)
@@ -843,3 +844,38 @@ def _reshape_like_batch(ctx, op, operands, batched):
     if any(batched[1:]) or not (op.operands[0].type.has_static_shape and op.results[0].type.has_static_shape):
         return None  # a shape per row, or one read at run time
     return [_reshaped(operands[0], (ctx.size,) + tuple(op.results[0].type.shape))]
+
+
+# --- partitioning (tad-partition) ----------------------------------------------------------
+
+@family.partition("tad.broadcast_in_dim")
+def _partition_broadcast(c):
+    # A split dim has more than one element, so it is not one that is spread out: it maps
+    # to a result dim of the same size, split the same way.
+    d, dims = c.dim(0), list(c.attrs["broadcast_dimensions"])
+    shape = list(c.op.results[0].type.shape)
+    shape[dims[d]] //= c.mesh.processes
+    return [(builder.broadcast_in_dim(c.block(0, d), shape, dims), dims[d])]
+
+
+@family.partition("tad.transpose")
+def _partition_transpose(c):
+    d, permutation = c.dim(0), list(c.attrs["permutation"])
+    return [(builder.transpose(c.block(0, d), permutation), permutation.index(d))]
+
+
+@family.partition("tad.reshape")
+def _partition_reshape(c):
+    # Row-major, the block along operand dim d is one run of elements per index of the dims
+    # before d; it is a block of result dim r when the dims before r count as many indices
+    # and r splits evenly (then its block covers the same run). Else the reshape wants it whole.
+    d, p = c.dim(0), c.mesh.processes
+    before, shape = prod(c.op.operands[0].type.shape[:d]), list(c.op.results[0].type.shape)
+    r = next((r for r in range(len(shape)) if prod(shape[:r]) == before and shape[r] % p == 0), None)
+    if r is None:
+        return None
+    shape[r] //= p
+    return [(builder.reshape(c.block(0, d), shape), r)]
+
+
+family.partition("tad.convert")(partition_elementwise)

@@ -7,8 +7,8 @@ here), :func:`process_index` and :func:`process_count` say who is who.
 Without a launcher there is one process and MPI is never loaded: every
 collective is then the identity (or adds a dim of size 1).
 
-The collectives :func:`psum`, :func:`pmean`, :func:`all_gather` and
-:func:`reduce_scatter` combine the arrays of every process, on pytrees,
+The collectives :func:`psum`, :func:`pmean`, :func:`pmax`, :func:`pmin`,
+:func:`all_gather` and :func:`reduce_scatter` combine the arrays of every process, on pytrees,
 eagerly and inside compiled code (``tad.psum``, ``tad.all_gather``,
 ``tad.reduce_scatter``, lowered to calls of the MPI library that mpi4py
 loaded: the ``mpich`` wheel's). Every process must call the same
@@ -24,7 +24,10 @@ transpose is ``psum``) before the processes used it their own way:
 :func:`data_parallel` does both for you.
 
 Data parallelism is one line, :func:`data_parallel`; tensor parallelism
-shards arrays with :func:`shard` and adds partial results with :func:`psum`.
+either marks the arrays to split in the one-process program with
+:func:`sharded` (the compiler partitions it: ``tad-partition``), or is
+written by hand: :func:`shard` gives this process's block of an array, and
+partial results are added with :func:`psum`.
 A process that raises ends the whole job (``MPI_Abort``), with the error
 printed, instead of leaving the others waiting in a collective.
 
@@ -58,7 +61,7 @@ from tensorad.passes.lower.host import THREADS_VARIABLE, available_cores
 
 from . import dtypes, tree
 from . import numpy as tnp
-from .tracing import Tracer, emits_ops, user_line
+from .tracing import Tracer, emits_ops, user_line, user_location
 
 # Set in the processes a launcher starts: MPICH's Hydra and PMI-2 (srun --mpi=pmi2), PMIx, Open MPI.
 _LAUNCHER_SIZE_VARIABLES = ("PMI_SIZE", "OMPI_COMM_WORLD_SIZE")
@@ -228,12 +231,40 @@ def _axis(axis: int, ndim: int, what: str) -> int:
     return axis % ndim
 
 
+def _fused(name: str, x):
+    """Collective ``name`` (``tad.psum``, ``tad.pmax``, ``tad.pmin``) of every leaf of ``x``, one per dtype.
+
+    The leaves of one dtype are flattened into one array (the order of the
+    tree), reduced by one collective (one MPI call in place, instead of one
+    per leaf: a gradient's arrays travel as one message) and split again.
+    """
+    leaves, treedef = tree.flatten(x)
+    operands = [_operand(leaf) for leaf in leaves]
+    results = [None] * len(operands)
+    buckets: dict = {}
+    for i, operand in enumerate(operands):
+        buckets.setdefault(operand.dtype, []).append(i)
+    for members in buckets.values():
+        if len(members) == 1 or process_count() == 1:  # one process: identities, nothing to pack
+            for i in members:
+                results[i] = _collective(name, operands[i])
+            continue
+        flat = _collective(name, tnp.concatenate([tnp.ravel(operands[i]) for i in members]))
+        start = 0
+        for i in members:
+            size = operands[i].size
+            results[i] = tnp.reshape(flat[start:start + size], operands[i].shape)
+            start += size
+    return tree.unflatten(treedef, results)
+
+
 @emits_ops
 def psum(x):
     """The elementwise sum over processes of ``x`` (a pytree of arrays); every process gets it.
 
     Its transpose is the identity: the sum is the same on every process, and
-    so is its cotangent.
+    so is its cotangent. The leaves of one dtype travel together, in one
+    MPI call (``MPI_Allreduce`` in place).
 
     Examples
     --------
@@ -243,7 +274,42 @@ def psum(x):
     >>> ta.grad(lambda x: psum(x * x).sum())(np.arange(3.0))
     array([0., 2., 4.])
     """
-    return tree.tree_map(lambda leaf: _collective("tad.psum", _operand(leaf)), x)
+    return _fused("tad.psum", x)
+
+
+@emits_ops
+def pmax(x):
+    """The elementwise maximum over processes of ``x`` (a pytree of arrays); every process gets it.
+
+    Its derivative goes to the process holding the maximum, split evenly
+    among the processes that tie for it (as :func:`tensorad.numpy.max`'s
+    among tied elements).
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> pmax(np.array([1.0, -2.0]))  # one process: the maximum of one
+    array([ 1., -2.])
+    >>> ta.grad(lambda x: pmax(x * x).sum())(np.arange(3.0))
+    array([0., 2., 4.])
+    """
+    return _fused("tad.pmax", x)
+
+
+@emits_ops
+def pmin(x):
+    """The elementwise minimum over processes of ``x`` (a pytree of arrays); every process gets it.
+
+    Its derivative goes to the process holding the minimum, split evenly
+    among ties, as :func:`pmax`'s.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pmin({"a": np.int32(3)})
+    {'a': array(3, dtype=int32)}
+    """
+    return _fused("tad.pmin", x)
 
 
 @emits_ops
@@ -278,7 +344,7 @@ def pmean(x):
     array([1., 3.])
     """
     count = process_count()
-    return tree.tree_map(lambda leaf: psum(leaf) / count, x)
+    return tree.tree_map(lambda leaf: leaf / count, psum(x))
 
 
 @emits_ops
@@ -386,20 +452,73 @@ def shard(x, axis: int = 0):
         raise ValueError(f"{user_line()}: shard: {err}") from None
 
 
+def sharded(x, axis: int = 0):
+    """``x`` (a pytree of arrays), marked to be split along ``axis`` over the processes (tensor parallelism).
+
+    The value is unchanged: the program stays the one-process program.
+    Under ``jit``, the ``tad-partition`` pass then makes each process
+    compute with its block of ``x`` (``tad.shard``) and of everything
+    computed from it elementwise, contract a sharded dim of
+    ``tad.dot_general`` locally and add the partial products over processes
+    (``psum``), keep a free dim's result split, and gather a value whole
+    where it is needed (results, ops without a partitioning rule). The
+    results and their derivatives are those of the one-process program. A
+    concrete array (outside ``jit``) is returned as it is. The dim must split
+    evenly over the processes.
+
+    Raises
+    ------
+    ValueError
+        ``axis`` is no dim of a leaf, or does not split evenly.
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
+    >>> def layer(x, w):
+    ...     return tnp.tanh(x @ sharded(w, axis=1)).sum()  # each process its columns of w
+    >>> ta.jit(ta.grad(layer, argnums=1))(np.ones((2, 3)), np.zeros((3, 4)))
+    array([[2., 2., 2., 2.],
+           [2., 2., 2., 2.],
+           [2., 2., 2., 2.]])
+    """
+    index, count = process_index(), process_count()
+
+    def mark(leaf):
+        if not isinstance(leaf, Tracer):  # concrete: nothing is partitioned outside jit
+            return leaf
+        i64 = ir.IntegerType.get_signless(64)
+        d = _axis(axis, leaf.ndim, "axis")
+        if leaf.shape[d] % count:
+            raise ValueError(f"dim {d} of size {leaf.shape[d]} does not split evenly over {count} processes")
+        attributes = {"dim": ir.IntegerAttr.get(i64, d), "process": ir.IntegerAttr.get(i64, index),
+                      "processes": ir.IntegerAttr.get(i64, count)}
+        with user_location():
+            return Tracer.of(builder.build("tad.shard", [leaf.value], attributes))
+
+    try:
+        return tree.tree_map(mark, x)
+    except ValueError as err:  # not an op emitter: the user's line is added here
+        raise ValueError(f"{user_line()}: sharded: {err}") from None
+
+
 def _replicated(x):
     """``x`` with its traced float leaves through :func:`pvary` (concrete ones cannot be differentiated)."""
     return tree.tree_map(lambda leaf: pvary(leaf) if isinstance(leaf, Tracer) and leaf.dtype.kind == "f" else leaf,
                          x)
 
 
-def _reduce(leaf):
-    kind = (leaf.dtype if isinstance(leaf, Tracer) else np.asarray(leaf).dtype).kind
-    if kind == "f":
-        return pmean(leaf)
-    if kind in "iu":
-        return psum(leaf)
-    raise TypeError(f"data_parallel: a result of dtype {np.dtype(leaf.dtype).name} is neither averaged "
-                    "(floats) nor added up (integers) over processes")
+def _reduce(x):
+    """``x`` with its float leaves averaged over processes and its integer leaves added, in one call per dtype."""
+    leaves, treedef = tree.flatten(x)
+    kinds = [(leaf.dtype if isinstance(leaf, Tracer) else np.asarray(leaf).dtype).kind for leaf in leaves]
+    for leaf, kind in zip(leaves, kinds):
+        if kind not in "fiu":
+            raise TypeError(f"data_parallel: a result of dtype {np.dtype(leaf.dtype).name} is neither averaged "
+                            "(floats) nor added up (integers) over processes")
+    # Both groups go through one psum (one MPI call per dtype); the floats are then divided.
+    summed = psum(leaves)
+    count = process_count()
+    return tree.unflatten(treedef, [s / count if kind == "f" else s for s, kind in zip(summed, kinds)])
 
 
 def data_parallel(fun: Callable, batch_argnums: int | Sequence[int], *, axis: int = 0) -> Callable:
@@ -440,10 +559,11 @@ def data_parallel(fun: Callable, batch_argnums: int | Sequence[int], *, axis: in
                              f"{len(args)} positional arguments")
         batch = {i % len(args) for i in argnums}
         args = [shard(a, axis) if i in batch else _replicated(a) for i, a in enumerate(args)]
-        return tree.tree_map(_reduce, fun(*args, **_replicated(kwargs)))
+        return _reduce(fun(*args, **_replicated(kwargs)))
 
     return run_on_shard
 
 
-__all__ = ["initialize", "process_index", "process_count", "mpiexec", "psum", "pmean", "pvary", "all_gather",
+__all__ = ["initialize", "process_index", "process_count", "mpiexec", "psum", "pmean", "pmax", "pmin", "pvary",
+           "sharded", "all_gather",
            "reduce_scatter", "shard", "data_parallel"]

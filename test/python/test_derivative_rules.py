@@ -691,7 +691,8 @@ COVERED_BY_FAMILY_TESTS = {
     "test_numpy_fft.py": {"tad.fft"},
     "test_scipy_special.py": {"tad.lgamma", "tad.polygamma", "tad.erf_inv", "tad.ndtri"},
     "test_dtypes_half_complex.py": {"tad.complex", "tad.real", "tad.imag"},
-    "test_distributed.py": {"tad.psum", "tad.pvary", "tad.all_gather", "tad.reduce_scatter"},  # mpiexec -n 2
+    "test_distributed.py": {"tad.psum", "tad.pvary", "tad.all_gather", "tad.reduce_scatter", "tad.pmax", "tad.pmin",
+                            "tad.shard"},  # mpiexec -n 2
     "test_lax_primitives.py": {"tad.argsort", "tad.cumsum", "tad.scatter", "tad.searchsorted"},
     "test_numpy_surface.py": {"tad.reverse"},
 }

@@ -56,6 +56,53 @@ def test_collectives_of_one_process_are_identities_in_every_mode():
     np.testing.assert_allclose(ta.jvp(lambda x: dist.all_gather(x * x), (x,), (np.ones_like(x),))[1], 2 * x[None])
     np.testing.assert_allclose(ta.jacrev(lambda v: dist.reduce_scatter(v[None] ** 2))(x[0]), np.diag(2 * x[0]))
     np.testing.assert_array_equal(ta.vmap(dist.all_gather)(x), x[:, None])
+    for extremum in (dist.pmax, dist.pmin, ta.jit(dist.pmax)):
+        np.testing.assert_array_equal(extremum(tree)["b"], tree["b"])
+    np.testing.assert_allclose(ta.grad(lambda x: dist.pmin(tnp.sin(x)).sum())(x), np.cos(x))
+    np.testing.assert_allclose(ta.jvp(dist.pmax, (x,), (2 * x,))[1], 2 * x)
+
+
+def test_derivatives_of_the_new_collectives_and_of_a_shard_left_in_a_loop():
+    from tensorad import lax
+    from tensorad.test_util import check_grads
+
+    x = np.array([0.3, -1.2, 2.0])
+    check_grads(lambda x: tnp.sum(dist.pmax(tnp.sin(x)) * dist.pmin(x * x)), (x,), order=2)
+
+    # tad-partition rebuilds function bodies only: a mark inside a loop stays (an identity), and
+    # tad-differentiate and tad-batch use its own rules, which mark the (co)tangent alike.
+    def looped(w):
+        return lax.fori_loop(0, 2, lambda i, c: c + tnp.sum(tnp.sin(dist.sharded(w * c, axis=1))), 1.0)
+
+    w = np.arange(6.0).reshape(2, 3) / 7
+    text = ta.jit(ta.grad(looped)).lower(w).as_text("tad")
+    assert text.index('"tad.shard"') > text.index("scf.for"), text
+    check_grads(looped, (w,))
+    np.testing.assert_allclose(ta.vmap(looped)(np.stack([w, 2 * w])), [looped(w), looped(2 * w)], rtol=1e-14)
+
+
+def test_psum_of_a_pytree_packs_nothing_with_one_process():
+    # With several processes, one collective per dtype (mpi/collectives.py checks it); alone, identities.
+    tree = [np.ones((2, 3)), np.ones(4), np.ones(2, np.float32), np.ones(3, np.float32), np.ones(1, np.int32)]
+    text = ta.jit(dist.psum).lower(tree).as_text("tad")
+    assert text.count('"tad.psum"') == 5 and "tensor.concat" not in text, text
+    got = ta.jit(dist.pmean)(tree)
+    assert [g.dtype for g in got] == [np.float64, np.float64, np.float32, np.float32, np.float64]
+
+
+def test_sharded_marks_are_identities_with_one_process():
+    w, x = np.arange(12.0).reshape(3, 4) / 10, np.ones((2, 3))
+    assert dist.sharded(w, axis=1) is w  # concrete: as it is
+
+    def layer(w, x):
+        return tnp.sum(tnp.tanh(x @ dist.sharded(w, axis=1)) ** 2)
+
+    step = ta.jit(ta.value_and_grad(layer))
+    assert '"tad.shard"' in step.lower(w, x).as_text("tad")
+    assert '"tad.shard"' not in step.lower(w, x).as_text("differentiated")  # tad-partition drops it
+    got, want = step(w, x), ta.value_and_grad(lambda w, x: tnp.sum(tnp.tanh(x @ w) ** 2))(w, x)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-14)
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-14)
 
 
 def test_the_ir_names_the_processes_and_one_process_calls_no_mpi():
@@ -89,6 +136,9 @@ def test_shard_and_data_parallel_of_one_process():
     (lambda: ta.jit(lambda x: dist.reduce_scatter(x, scatter_dimension=-3))(np.ones(2)), ValueError,
      "scatter_dimension -3 is out of range"),
     (lambda: dist.shard(np.ones(3), axis=1), ValueError, "axis 1 is out of range for an array of 1 dim"),
+    (lambda: ta.jit(lambda x: dist.sharded(x, axis=-2))(np.ones(3)), ValueError,
+     "axis -2 is out of range for an array of 1 dim"),
+    (lambda: dist.pmax(np.ones(2, np.complex128)), TypeError, "collectives take float32, float64, int32 or int64"),
 ])
 def test_bad_arguments_are_clear_errors_at_the_users_line(call, error, message):
     with pytest.raises(error, match=message) as info:
@@ -126,8 +176,11 @@ def passed_checks(done: subprocess.CompletedProcess) -> list:
 def test_collectives_and_their_derivatives_over_two_processes():
     checks = passed_checks(mpiexec(sys.executable, str(WORKERS / "collectives.py")))
     for name in ("psum jit f32", "psum eager i64", "all_gather tiled axis=1 jit", "reduce_scatter tiled",
+                 "fused psum a", "fused psum i", "psum of an argument leaves it", "pmax jit", "pmin eager",
                  "dot test psum", "dot test pvary", "dot test all_gather", "dot test reduce_scatter",
-                 "grad through psum", "grad through pvary",
+                 "grad through psum", "grad through pvary", "grad of pmax: the holder's, ties split",
+                 "grad of pmin: the holder's, ties split", "dot test pmax", "dot test pmin",
+                 "jvp of pmax against central differences", "vmap pmax", "jacrev of pmin",
                  "jvp against central differences", "jacrev of all_gather", "vmap reduce_scatter", "ir"):
         assert name in checks, (name, checks)
 
@@ -137,7 +190,8 @@ def test_data_parallel_and_tensor_parallel_training_over_two_processes():
     assert [c.split(" (")[0] for c in checks] == [
         "W1 data parallel == one process on the global batch", "W1 parameters replicated",
         "checkpoint and memory_budget with data_parallel", "grad of data_parallel(loss)",
-        "tensor-parallel MLP gradients == one process's"]
+        "tensor-parallel MLP gradients == one process's",
+        "sharded MLP partitioned by the compiler: gradients == one process's"]
 
 
 def test_a_process_that_raises_ends_the_job():

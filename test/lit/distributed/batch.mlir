@@ -53,3 +53,19 @@ func.func @replicated(%x: tensor<3xf64>) -> tensor<3xf64> {
 }
 func.func private @replicated_vmap(tensor<5x3xf64>) -> tensor<5x3xf64>
     attributes {tad.vmap = {of = @replicated, in_axes = array<i64: 0>, out_axes = array<i64: 0>}}
+
+// -----
+
+// pmax and pmin are elementwise over processes: the batched op on the batched operand.
+// CHECK-LABEL: func.func private @extrema_vmap
+// CHECK-SAME: (%[[X:.*]]: tensor<5x3xf64>) -> tensor<5x3xf64>
+// CHECK: %[[M:.*]] = "tad.pmax"(%[[X]]) {processes = 2 : i64} : (tensor<5x3xf64>) -> tensor<5x3xf64>
+// CHECK-NEXT: %[[N:.*]] = "tad.pmin"(%[[M]]) {processes = 2 : i64} : (tensor<5x3xf64>) -> tensor<5x3xf64>
+// CHECK-NEXT: return %[[N]]
+func.func @extrema(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %0 = "tad.pmax"(%x) {processes = 2} : (tensor<3xf64>) -> tensor<3xf64>
+  %1 = "tad.pmin"(%0) {processes = 2} : (tensor<3xf64>) -> tensor<3xf64>
+  return %1 : tensor<3xf64>
+}
+func.func private @extrema_vmap(tensor<5x3xf64>) -> tensor<5x3xf64>
+    attributes {tad.vmap = {of = @extrema, in_axes = array<i64: 0>, out_axes = array<i64: 0>}}

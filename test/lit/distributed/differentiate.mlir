@@ -103,3 +103,56 @@ func.func private @replicated_vjp(tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32
     attributes {tad.vjp = {of = @replicated, wrt = array<i64: 0>}}
 func.func private @replicated_jvp(tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
     attributes {tad.jvp = {of = @replicated, wrt = array<i64: 0>}}
+
+// -----
+
+// pmax sends its derivative to the process(es) holding the maximum, split
+// evenly among ties: the weights are where x equals the result, divided by
+// how many processes hold it (a psum). Forward: the psum of the weighted
+// tangent; reverse: the (replicated) cotangent through pvary, times the weights.
+// CHECK-LABEL: func.func private @top_vjp
+// CHECK-SAME: (%[[X:[a-zA-Z0-9_]+]]: tensor<3xf64>, %[[CT:[a-zA-Z0-9_]+]]: tensor<3xf64>)
+// CHECK: %[[M:.*]] = "tad.pmax"(%[[X]]) {processes = 2 : i64}
+// CHECK: %[[CT_V:.*]] = "tad.pvary"(%[[CT]]) {processes = 2 : i64}
+// CHECK: %[[HIT:.*]] = arith.cmpf oeq, %[[X]], %[[M]] : tensor<3xf64>
+// CHECK: %[[ONE:.*]] = "tad.convert"(%[[HIT]]) : (tensor<3xi1>) -> tensor<3xf64>
+// CHECK: %[[TIES:.*]] = "tad.psum"(%[[ONE]]) {processes = 2 : i64}
+// CHECK: %[[W:.*]] = arith.divf %[[ONE]], %[[TIES]]
+// CHECK: %[[DX:.*]] = arith.mulf %[[CT_V]], %[[W]]
+// CHECK: return %[[M]], %[[DX]]
+
+// CHECK-LABEL: func.func private @top_jvp
+// CHECK-SAME: (%[[X:[a-zA-Z0-9_]+]]: tensor<3xf64>, %[[T:[a-zA-Z0-9_]+]]: tensor<3xf64>)
+// CHECK: %[[M:.*]] = "tad.pmax"(%[[X]])
+// CHECK: %[[HIT:.*]] = arith.cmpf oeq, %[[X]], %[[M]]
+// CHECK: %[[W:.*]] = arith.divf
+// CHECK: %[[WT:.*]] = arith.mulf %[[T]], %[[W]]
+// CHECK: %[[DY:.*]] = "tad.psum"(%[[WT]]) {processes = 2 : i64}
+// CHECK: return %[[M]], %[[DY]]
+func.func @top(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %0 = "tad.pmax"(%x) {processes = 2} : (tensor<3xf64>) -> tensor<3xf64>
+  return %0 : tensor<3xf64>
+}
+func.func private @top_vjp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
+    attributes {tad.vjp = {of = @top, wrt = array<i64: 0>}}
+func.func private @top_jvp(tensor<3xf64>, tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
+    attributes {tad.jvp = {of = @top, wrt = array<i64: 0>}}
+
+// -----
+
+// pmin, with a batch prefix of 4 on the cotangent (a jacobian): the weights
+// broadcast over it.
+// CHECK-LABEL: func.func private @bottom_vjp
+// CHECK-SAME: (%[[X:[a-zA-Z0-9_]+]]: tensor<3xf32>, %[[CT:[a-zA-Z0-9_]+]]: tensor<4x3xf32>)
+// CHECK: %[[M:.*]] = "tad.pmin"(%[[X]]) {processes = 2 : i64}
+// CHECK: %[[CT_V:.*]] = "tad.pvary"(%[[CT]]) {processes = 2 : i64} : (tensor<4x3xf32>) -> tensor<4x3xf32>
+// CHECK: %[[W:.*]] = arith.divf %{{.*}} : tensor<3xf32>
+// CHECK: %[[WB:.*]] = "tad.broadcast_in_dim"(%[[W]]) {{.*}} : (tensor<3xf32>) -> tensor<4x3xf32>
+// CHECK: %[[DX:.*]] = arith.mulf %[[CT_V]], %[[WB]] : tensor<4x3xf32>
+// CHECK: return %[[M]], %[[DX]]
+func.func @bottom(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = "tad.pmin"(%x) {processes = 2} : (tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+func.func private @bottom_vjp(tensor<3xf32>, tensor<4x3xf32>) -> (tensor<3xf32>, tensor<4x3xf32>)
+    attributes {tad.vjp = {of = @bottom, wrt = array<i64: 0>}}

@@ -54,3 +54,27 @@ func.func @mpi_counts_are_c_ints(%x: tensor<2x2147483648xi32>) {
   %0 = "tad.reduce_scatter"(%x) {processes = 2} : (tensor<2x2147483648xi32>) -> tensor<2147483648xi32>
   return
 }
+
+// -----
+
+func.func @shard_splits_evenly(%x: tensor<3x4xf64>) {
+  // expected-error @+1 {{'tad.shard' op dim 0 of size 3 does not split evenly over 2 processes}}
+  %0 = "tad.shard"(%x) {dim = 0, process = 0, processes = 2} : (tensor<3x4xf64>) -> tensor<3x4xf64>
+  return
+}
+
+// -----
+
+func.func @shard_of_a_process_of_the_job(%x: tensor<4xf64>) {
+  // expected-error @+1 {{'tad.shard' op process 2 is not one of the 2 processes}}
+  %0 = "tad.shard"(%x) {dim = 0, process = 2, processes = 2} : (tensor<4xf64>) -> tensor<4xf64>
+  return
+}
+
+// -----
+
+func.func @pmax_element_types(%x: tensor<3xi1>) {
+  // expected-error @+1 {{'tad.pmax' op collectives take f32, f64, i32, i64 elements, got i1}}
+  %0 = "tad.pmax"(%x) {processes = 2} : (tensor<3xi1>) -> tensor<3xi1>
+  return
+}

@@ -82,6 +82,29 @@ flat = data(8, (3 * COUNT,))
 check("reduce_scatter tiled", dist.reduce_scatter(flat, tiled=True),
       sum(everyone(8, (3 * COUNT,)))[3 * INDEX:3 * INDEX + 3], 1e-12)
 
+# psum of a pytree: one collective (one MPI call) per dtype, in place, the caller's arrays untouched.
+leaves = {"a": data(30, (2, 3)), "b": data(31, (4,)), "c": data(32, ()), "i": data(33, (2,), np.int32)}
+kept = {k: v.copy() for k, v in leaves.items()}
+fused_psum = ta.jit(dist.psum)
+got = fused_psum(leaves)
+for k, v in leaves.items():
+    np.testing.assert_array_equal(v, kept[k])
+    check(f"fused psum {k}", got[k], sum(everyone(30 + "abci".index(k), v.shape, v.dtype)).astype(v.dtype), 1e-12)
+text = fused_psum.lower(leaves).as_text("tad")
+assert text.count('"tad.psum"') == 2, text  # one for the three float64 arrays, one for the int32 one
+single = data(34, (3,))
+check("psum of an argument in place", ta.jit(dist.psum)(single), sum(everyone(34, (3,))), 1e-12)
+check("psum of an argument leaves it", single, data(34, (3,)))
+of_constant = ta.jit(lambda x: dist.psum(np.arange(3.0)) + x)  # a constant's buffer is never written
+for _ in range(2):
+    check("psum of a constant in place", of_constant(np.zeros(3)), COUNT * np.arange(3.0))
+
+# pmax / pmin: values, eagerly and compiled, on a pytree of dtypes.
+extreme = {"f": data(35, (2, 3)), "i": data(36, (4,), np.int64)}
+for how, pmax, pmin in (("eager", dist.pmax, dist.pmin), ("jit", ta.jit(dist.pmax), ta.jit(dist.pmin))):
+    check(f"pmax {how}", pmax(extreme)["f"], np.max(everyone(35, (2, 3)), axis=0))
+    check(f"pmin {how}", pmin(extreme)["i"], np.min(everyone(36, (4,), np.int64), axis=0))
+
 # --- reverse mode: the dot-product test with the sum over processes ------------------------
 # A value is either the same on every process (psum's result, pvary's operand: counted
 # once, its cotangent too) or per process (every process's part counts).
@@ -105,6 +128,31 @@ dot_test("pvary", lambda x: tnp.sin(dist.pvary(x)) * (1.0 + INDEX), same(17, (2,
 dot_test("all_gather", lambda x: tnp.tanh(dist.all_gather(x, axis=1)), x, t, data(13, (2, COUNT, 3)))
 dot_test("reduce_scatter", lambda x: dist.reduce_scatter(tnp.sin(x), scatter_dimension=1, tiled=True),
          data(14, (2, 3 * COUNT)), data(15, (2, 3 * COUNT)), data(16, (2, 3)))
+
+# pmax's and pmin's derivative goes to the process holding the extremum, split evenly among
+# ties: the first 2 elements are the same on every process (ties), the others differ.
+def tied_data(index: int) -> np.ndarray:
+    return np.concatenate([data(37, (2,), index=0), data(37, (3,), index=index)])
+
+
+tied, direction = tied_data(INDEX), data(38, (5,))
+holds = [tied_data(i) == np.max([tied_data(k) for k in range(COUNT)], axis=0) for i in range(COUNT)]
+weights = holds[INDEX] / np.sum(holds, axis=0)
+assert weights[0] == 1.0 / COUNT and weights[1] == 1.0 / COUNT  # the ties
+check("grad of pmax: the holder's, ties split", ta.grad(lambda x: tnp.sum(dist.pmax(x) * direction[0]))(tied),
+      weights * direction[0], 1e-15)
+check("grad of pmin: the holder's, ties split", ta.jit(ta.grad(lambda x: tnp.sum(-dist.pmin(-x))))(tied),
+      weights, 1e-15)
+dot_test("pmax", lambda x: dist.pmax(tnp.sin(x)), tied, direction, same(39, (5,)), result_replicated=True)
+dot_test("pmin", lambda x: dist.pmin(x * x), tied, direction, same(39, (5,)), result_replicated=True)
+away = data(40, (5,))  # no ties: central differences of pmax
+f_max = ta.jit(lambda x: dist.pmax(tnp.sin(x)) ** 2)
+numeric = (f_max(away + 1e-6 * direction) - f_max(away - 1e-6 * direction)) / 2e-6
+check("jvp of pmax against central differences",
+      ta.jvp(lambda x: dist.pmax(tnp.sin(x)) ** 2, (away,), (direction,))[1], numeric, 1e-7)
+check("vmap pmax", ta.vmap(dist.pmax)(data(41, (4, 3))), np.max(everyone(41, (4, 3)), axis=0))
+lows = [tied_data(i) == np.min([tied_data(k) for k in range(COUNT)], axis=0) for i in range(COUNT)]
+check("jacrev of pmin", ta.jacrev(dist.pmin)(tied), np.diag(lows[INDEX] / np.sum(lows, axis=0)), 1e-15)
 
 # psum's transpose is the identity: the gradient of a replicated sum is the local derivative.
 check("grad through psum", ta.grad(lambda x: dist.psum(tnp.sin(x)).sum())(x), np.cos(x), 1e-15)

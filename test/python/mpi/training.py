@@ -148,3 +148,23 @@ errors = {"w1": max_error(grads["w1"], dist.shard(want["w1"], axis=1)),
           "gathered w1": max_error(dist.all_gather(grads["w1"], axis=1, tiled=True), want["w1"])}
 assert max(errors.values()) < 1e-12, errors
 report("tensor-parallel MLP gradients == one process's", f"(max |difference| {max(errors.values()):.1e})")
+
+
+# --- tensor parallelism by the compiler: the one-process MLP plus sharding marks -------------
+
+def annotated_mlp_loss(p, x, y):
+    # Megatron's split, said by marks only: tad-partition adds the pvary, slices and psum.
+    p = dict(p, w1=dist.sharded(p["w1"], axis=1), b1=dist.sharded(p["b1"]), w2=dist.sharded(p["w2"], axis=0))
+    return mlp_loss(p, x, y)
+
+
+annotated = ta.jit(ta.value_and_grad(annotated_mlp_loss, argnums=(0, 1)))
+value, (grads, grad_x) = annotated(full, x, y)  # every process passes the whole arrays
+errors = {k: max_error(grads[k], want[k]) for k in full}
+errors["x"], errors["value"] = max_error(grad_x, want_x), abs(float(value) - float(want_value))
+assert max(errors.values()) < 1e-12, errors
+text = annotated.lower(full, x, y).as_text("differentiated")
+shapes = {line.rsplit("-> ", 1)[1] for line in text.splitlines() if '"tad.dot_general"' in line}
+assert f"tensor<{B}x{H // COUNT}xf64>" in shapes and f"tensor<{B}x{H}xf64>" not in shapes, shapes
+report("sharded MLP partitioned by the compiler: gradients == one process's",
+       f"(max |difference| {max(errors.values()):.1e})")
