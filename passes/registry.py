@@ -95,14 +95,20 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
     PassInfo("tad-split-rank-reducing-subviews", "Make each rank-reducing memref.subview that upstream may read "
              "wrongly (unit dims, dynamic strides) a plain subview and a memref.collapse_shape",
              _P + "lower.subviews:run"),
+    PassInfo("tad-split-fresh-deallocs", "Free each fresh allocation of a bufferization.dealloc with a "
+             "dealloc of its own", _P + "lower.split_deallocs:run"),
     PassInfo("tad-free-after-last-use", "Move each memref.dealloc up to the last use of its buffer",
              _P + "lower.free_early:run"),
     PassInfo("tad-write-into-donated", "Make the last elementwise reader of each donated argument write into it",
              _P + "lower.donated:write_into"),
     PassInfo("tad-return-donated", "Return a donated argument as it is, not as a clone",
              _P + "lower.donated:return_in_place"),
+    PassInfo("tad-thread-independent-loops", "Run the iterations of each scf.for marked "
+             "tad.independent_iterations on threads (an scf.forall)", _P + "lower.independent_loops:run"),
     PassInfo("tad-hoist-invariant-transposes", "Move each transpose of a loop-invariant tensor out of its loops",
              _P + "lower.hoist_invariant_transposes:run"),
+    PassInfo("tad-outline-repeated-kernels", "Move each linalg op that occurs more than once into one "
+             "function, called where it was, so that it is compiled once", _P + "lower.outline_kernels:run"),
     PassInfo("tad-clone-shared-fills", "Give every linalg op its own copy of a fill it shares as an init",
              _P + "lower.clone_shared_fills:run"),
     PassInfo("tad-pack-streamed-operands", "Copy the streamed operand of each large matmul into panels of "
@@ -123,6 +129,8 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
              _P + "lower.device_memory:copy_in"),
     PassInfo("tad-allocate-on-device", "Allocate host-code buffers as CUDA managed memory (gpu.alloc host_shared)",
              _P + "lower.device_memory:allocate"),
+    PassInfo("tad-split-long-blocks", "Cut the long blocks of optnone LLVM functions into blocks of bounded "
+             "length", _P + "lower.split_blocks:run"),
     PassInfo("tad-lower-to-llvm", "Fuse, bufferize, free buffers early and lower to the LLVM dialect",
              _P + "lower.to_llvm:pipeline", is_pipeline=True),
     PassInfo("tad-lower-to-nvvm", "Map to GPU blocks and threads, lower to NVVM and embed PTX for an NVIDIA GPU",

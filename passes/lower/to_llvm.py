@@ -5,18 +5,23 @@ Stages, in order:
 1. elementwise ``arith``/``math`` ops on tensors become ``linalg.generic`` and
    producer/consumer generics are fused, so a chain of elementwise ops makes
    one loop nest and no temporaries;
-2. ``tad-write-into-donated`` makes the last elementwise reader of each
+2. ``tad-thread-independent-loops`` makes a loop over independent pieces
+   of work that a lowering marked (a convolution's images) a thread loop;
+   ``tad-write-into-donated`` makes the last elementwise reader of each
    donated argument write into it; ``tad-hoist-invariant-transposes``
    moves transposes of loop-invariant weights out of loops,
    ``tad-clone-shared-fills`` gives each op its own
    copy of a shared zero init, ``tad-pack-streamed-operands`` copies a large
-   matmul's streamed operand into panels; ``tad-tile-and-vectorize`` tiles
+   matmul's streamed operand into panels; ``tad-outline-repeated-kernels``
+   moves ops that repeat (an unrolled loop's) into one function each, so
+   that what follows compiles them once; ``tad-tile-and-vectorize`` tiles
    every linalg op for threads, caches and vector registers and vectorizes
    it, for the host's vector width unless ``vector-bits`` says otherwise;
    ``tad-approximate-math`` turns ``exp`` and ``tanh`` on float32 vectors
    into polynomials (LLVM would call libm per lane);
 3. one-shot bufferization across function boundaries (identity layouts, so
-   the C interface sees plain dense memrefs);
+   the C interface sees plain dense memrefs); a kernel's result, which is
+   the argument buffer it wrote into, is dropped (``drop-equivalent-buffer-results``);
 4. ownership-based buffer deallocation (function results are owned by the
    caller), then ``tad-free-after-last-use`` moves every free right after the
    buffer's last use, so peak memory is what the program needs at once;
@@ -27,7 +32,9 @@ Stages, in order:
    the MLIR async runtime (``libmlir_async_runtime.so``); otherwise they stay
    sequential loops;
 6. loops, vectors, then LLVM; allocations go through the generic
-   ``_mlir_memref_to_llvm_alloc/free`` so the runtime can count live bytes.
+   ``_mlir_memref_to_llvm_alloc/free`` so the runtime can count live bytes;
+   ``tad-split-long-blocks`` cuts the one long block of a function left
+   with kernel calls only into short ones.
 
 Examples
 --------
@@ -54,7 +61,16 @@ BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries function-boundary
               " allow-return-allocs-from-loops}")
 # Shared with tad-lower-to-nvvm, which puts its own pass between bufferization and these.
 DEALLOC_STAGES = (
-    "buffer-deallocation-pipeline",
+    # upstream's buffer-deallocation-pipeline, with tad-split-fresh-deallocs before the simplification,
+    # which compares the buffers of one dealloc pairwise.
+    "expand-realloc{emit-deallocs=false}",
+    "ownership-based-buffer-deallocation",
+    "canonicalize",
+    "tad-split-fresh-deallocs",
+    "buffer-deallocation-simplification",
+    "bufferization-lower-deallocations",
+    "cse",
+    "canonicalize",
     "tad-free-after-last-use",
     # A no-op in GPU code, whose arguments tad-copy-arguments-to-device copies to the device.
     "tad-return-donated",
@@ -63,6 +79,11 @@ DEALLOC_STAGES = (
 )
 _BUFFER_STAGES = (
     BUFFERIZE,
+    # A kernel of tad-outline-repeated-kernels writes into its init argument: the result it
+    # returns is that argument (once canonicalization has folded the loops' buffer iter_args),
+    # which the caller then uses itself, without the clone the deallocation would return.
+    "canonicalize",
+    "drop-equivalent-buffer-results",
     *DEALLOC_STAGES,
     "func.func(convert-linalg-to-loops)",
     "scf-forall-to-parallel",
@@ -114,10 +135,11 @@ def pipeline(options: CodegenOptions = CodegenOptions()) -> str:
     True
     """
     threads, bits = options.threads, options.vector_bits
-    stages = [*TENSOR_STAGES, "tad-write-into-donated", "tad-hoist-invariant-transposes", "tad-clone-shared-fills",
-              f"tad-pack-streamed-operands{{vector-bits={bits}}}",
+    stages = [*TENSOR_STAGES, "tad-thread-independent-loops", "tad-write-into-donated",
+              "tad-hoist-invariant-transposes", "tad-clone-shared-fills",
+              f"tad-pack-streamed-operands{{vector-bits={bits}}}", "tad-outline-repeated-kernels",
               f"tad-tile-and-vectorize{{threads={threads} vector-bits={bits}}}", "tad-approximate-math",
               *_BUFFER_STAGES]
     stages += [f"tad-outline-thread-loops{{threads={threads}}}", *LOOP_STAGES, *LLVM_STAGES,
-               f"tad-define-thread-launchers{{threads={threads}}}"]
+               f"tad-define-thread-launchers{{threads={threads}}}", "tad-split-long-blocks"]
     return ",".join(stages)

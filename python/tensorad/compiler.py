@@ -33,12 +33,12 @@ from tensorad.passes.dims import argument_checks
 from tensorad.passes.isolation import PassCrash, run_isolated
 from tensorad.passes.jit_differentiate import JitDifferentiateOptions
 from tensorad.passes.lower.donated import DONATED, donated_arguments
-from tensorad.passes.lower.host import num_threads
+from tensorad.passes.lower.host import num_threads, vector_bits
 from tensorad.passes.options import OptionError, parse
 from tensorad.passes.registry import PassResults, PassSpec
 
 # Traced functions use Tracer's array methods and operators, which tensorad.numpy installs.
-from . import baked, dtypes, numpy as _array_methods, tree  # noqa: F401
+from . import baked, compile_cache, dtypes, numpy as _array_methods, tree  # noqa: F401
 from .errors import CompileError, ExportError, TracingError
 from .export import prepare_c_entry
 from .runtime import Executable, donatable_inputs
@@ -202,13 +202,30 @@ class Lowered:
             return module.operation.get_asm(enable_debug_info=debug_info)
 
     def compile(self) -> "Compiled":
-        """Lower to LLVM and JIT-compile."""
+        """Lower to LLVM and JIT-compile; the lowering comes from the persistent cache where it has it.
+
+        See :mod:`tensorad.compile_cache` (``TENSORAD_COMPILE_CACHE``).
+        """
         with COMPILE_LOCK:
-            module = run_stages(self.module(),
-                                "nvvm" if self.device == "gpu" else "llvm", self.differentiate_options)
+            module = self._lowered()
             executable = Executable(module, self.entry, self.in_avals, self.out_avals, device=self.device,
                                     donated=self.donated)
         return Compiled(executable, self.out_tree, module, self.in_avals, self.entry, self.donated)
+
+    def _lowered(self) -> ir.Module:
+        """The module after the last stage: from the persistent compile cache, else lowered (and stored there)."""
+        last = "nvvm" if self.device == "gpu" else "llvm"
+        module = self.module()
+        if self.device != "cpu" or compile_cache.cache_dir() is None:
+            return run_stages(module, last, self.differentiate_options)
+        # Source locations change no code: a function moved in its file still hits.
+        key = compile_cache.cache_key(module.operation.get_asm(), last, self.differentiate_options, num_threads(),
+                                      vector_bits())
+        lowered = compile_cache.load(key, module.context)
+        if lowered is None:
+            lowered = run_stages(module, last, self.differentiate_options)
+            compile_cache.store(key, lowered)
+        return lowered
 
 
 class Compiled:

@@ -1,0 +1,89 @@
+// Repeated linalg ops become one private kernel each, called where they were; the caller,
+// left with calls only, is optnone. Constants a body reads are copied into its kernel.
+// Without enough repeats nothing changes. The whole pipeline then compiles each kernel once.
+// RUN: autodiff-opt %s --split-input-file --tad-outline-repeated-kernels | FileCheck %s
+// RUN: autodiff-opt %s --split-input-file --tad-lower-to-llvm | FileCheck %s --check-prefix=LLVM
+
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME: passthrough = ["noinline", "optnone"]
+// CHECK: %[[A:.*]] = call @__tad_kernel_0(%{{.*}}, %{{.*}}) : (tensor<8x16xf64>, tensor<8x16xf64>) -> tensor<8x16xf64>
+// CHECK: %[[B:.*]] = call @__tad_kernel_0(%[[A]], %{{.*}})
+// CHECK: %[[C:.*]] = call @__tad_kernel_0(%[[B]], %{{.*}})
+// CHECK: return %[[C]]
+// CHECK: func.func private @__tad_kernel_0(%[[X:.*]]: tensor<8x16xf64>, %[[INIT:.*]]: tensor<8x16xf64>) -> tensor<8x16xf64>
+// CHECK-SAME: passthrough = ["noinline"]
+// CHECK: %[[HALF:.*]] = arith.constant 5.000000e-01 : f64
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<8x16xf64>) outs(%[[INIT]] : tensor<8x16xf64>)
+// CHECK: arith.mulf %{{.*}}, %[[HALF]]
+// CHECK: return %[[R]]
+// CHECK-NOT: func.func private @__tad_kernel_1
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @chain(%x: tensor<8x16xf64>) -> tensor<8x16xf64> {
+  %half = arith.constant 0.5 : f64
+  %e = tensor.empty() : tensor<8x16xf64>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x16xf64>) outs(%e : tensor<8x16xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    %m = arith.mulf %in, %half : f64
+    %t = math.tanh %m : f64
+    linalg.yield %t : f64
+  } -> tensor<8x16xf64>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%0 : tensor<8x16xf64>) outs(%e : tensor<8x16xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    %m = arith.mulf %in, %half : f64
+    %t = math.tanh %m : f64
+    linalg.yield %t : f64
+  } -> tensor<8x16xf64>
+  %2 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%1 : tensor<8x16xf64>) outs(%e : tensor<8x16xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    %m = arith.mulf %in, %half : f64
+    %t = math.tanh %m : f64
+    linalg.yield %t : f64
+  } -> tensor<8x16xf64>
+  return %2 : tensor<8x16xf64>
+}
+
+// -----
+
+// Two different ops: nothing repeats, nothing moves.
+// CHECK-LABEL: func.func @distinct
+// CHECK-NOT: passthrough
+// CHECK: linalg.exp
+// CHECK: linalg.negf
+// CHECK-NOT: call
+func.func @distinct(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %0 = linalg.exp ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %1 = linalg.negf ins(%0 : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// Same op, different attributes (the constant it reads): two kernels.
+// CHECK-LABEL: func.func @two_kernels
+// CHECK: call @__tad_kernel_0
+// CHECK: call @__tad_kernel_0
+// CHECK: call @__tad_kernel_1
+// CHECK: call @__tad_kernel_1
+// CHECK-DAG: func.func private @__tad_kernel_0(
+// CHECK-DAG: func.func private @__tad_kernel_1(
+// Elementwise fusion runs first in tad-lower-to-llvm (the chain above becomes one generic); these stay apart.
+// LLVM-LABEL: llvm.func @two_kernels
+// LLVM-SAME: passthrough = ["noinline", "optnone"]
+// LLVM-COUNT-2: llvm.call @__tad_kernel_0(
+// LLVM-COUNT-2: llvm.call @__tad_kernel_1(
+// LLVM-DAG: llvm.func @__tad_kernel_0({{.*}}passthrough = ["noinline"]
+// LLVM-DAG: llvm.func @__tad_kernel_1({{.*}}passthrough = ["noinline"]
+func.func @two_kernels(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %c1 = arith.constant 1.0 : f32
+  %c2 = arith.constant 2.0 : f32
+  %a = linalg.fill ins(%c1 : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %b = linalg.fill ins(%c1 : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %0 = linalg.add ins(%x, %a : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %1 = linalg.add ins(%0, %b : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}

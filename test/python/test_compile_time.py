@@ -1,0 +1,154 @@
+"""Compile time: repeated ops compiled once (tad-outline-repeated-kernels), the persistent compile cache,
+and the compile-scaling benchmark."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import tensorad as ta
+import tensorad.numpy as tnp
+from tensorad import compile_cache, lax
+from tensorad.dialects import make_context
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+from benchmarks import compile_scaling  # noqa: E402
+
+STEPS = 5
+
+
+def _numpy_lstm_grad(params, xs):
+    """The gradient of compile_scaling's loss, by hand: the reference for the unrolled cells."""
+    hidden = compile_scaling.HIDDEN
+    sig = lambda z: 0.5 * (np.tanh(0.5 * z) + 1.0)  # noqa: E731
+    h = c = np.zeros((compile_scaling.BATCH, hidden))
+    tape = []
+    for x in xs:
+        gates = x @ params["wx"] + h @ params["wh"] + params["b"]
+        i, f, o, g = (sig(gates[:, :hidden]), sig(gates[:, hidden:2 * hidden]),
+                      sig(gates[:, 2 * hidden:3 * hidden]), np.tanh(gates[:, 3 * hidden:]))
+        tape.append((x, h, c, i, f, o, g))
+        c = f * c + i * g
+        h = o * np.tanh(c)
+    dh, dc = 2 * h / h.size, np.zeros_like(c)
+    grads = {k: np.zeros_like(v) for k, v in params.items()}
+    for x, h_prev, c_prev, i, f, o, g in reversed(tape):
+        c_new = f * c_prev + i * g
+        do = dh * np.tanh(c_new)
+        dc = dc + dh * o * (1 - np.tanh(c_new) ** 2)
+        di, df, dg = dc * g, dc * c_prev, dc * i
+        dgates = np.concatenate([di * i * (1 - i), df * f * (1 - f), do * o * (1 - o), dg * (1 - g ** 2)], axis=1)
+        grads["wx"] += x.T @ dgates
+        grads["wh"] += h_prev.T @ dgates
+        grads["b"] += dgates.sum(axis=0)
+        dh, dc = dgates @ params["wh"].T, dc * f
+    return grads
+
+
+@pytest.fixture(scope="module")
+def lstm_gradient():
+    params, xs = compile_scaling.inputs(STEPS)
+    gradient = ta.jit(ta.grad(compile_scaling.make_loss(STEPS, tnp)))
+    return gradient, params, xs
+
+
+def test_unrolled_cells_compile_each_op_once(lstm_gradient):
+    gradient, params, xs = lstm_gradient
+    text = gradient.lower(params, xs).as_text("llvm")
+    kernels = text.count("llvm.func @__tad_kernel_")
+    calls = text.count("llvm.call @__tad_kernel_")
+    assert 0 < kernels < calls / STEPS  # each cell's ops once, not once per cell
+    assert 'passthrough = ["noinline", "optnone"]' in text  # the caller only calls
+
+
+def test_unrolled_cells_gradient_is_right(lstm_gradient):
+    gradient, params, xs = lstm_gradient
+    got, expected = gradient(params, xs), _numpy_lstm_grad(params, xs)
+    for name in params:
+        np.testing.assert_allclose(got[name], expected[name], rtol=1e-10, atol=1e-14)
+
+
+def _layers_reference(x, w, steps):
+    for _ in range(steps):
+        x = np.tanh(x @ w) * 0.5 + x
+    return x
+
+
+def test_repeated_layers_with_donation_scan_and_gradient():
+    # Identical layers (outlined), an input donated to them, and a scan whose body repeats the same layer.
+    rng = np.random.default_rng(1)
+    w, x = rng.standard_normal((16, 16)) / 4, rng.standard_normal((8, 16))
+
+    def layers(x, w):
+        for _ in range(4):
+            x = tnp.tanh(x @ w) * 0.5 + x
+        return x
+
+    def scanned(x, w):
+        return lax.scan(lambda h, _: (layers(h, w), None), x, None, length=3)[0]
+
+    step = ta.jit(layers, donate_argnums=0)
+    assert "__tad_kernel_" in step.lower(x.copy(), w).as_text("llvm")
+    np.testing.assert_allclose(step(x.copy(), w), _layers_reference(x, w, 4), rtol=1e-12)
+    np.testing.assert_allclose(ta.jit(scanned)(x, w), _layers_reference(x, w, 12), rtol=1e-12)
+    grad = ta.jit(ta.grad(lambda w, x: tnp.sum(layers(x, w) ** 2)))(w, x)
+    eps, d = 1e-6, rng.standard_normal(w.shape)
+    loss = lambda w: np.sum(_layers_reference(x, w, 4) ** 2)  # noqa: E731
+    np.testing.assert_allclose(np.sum(grad * d), (loss(w + eps * d) - loss(w - eps * d)) / (2 * eps), rtol=1e-6)
+
+
+_CHILD = textwrap.dedent("""
+    import sys, numpy as np, tensorad as ta, tensorad.numpy as tnp
+    from tensorad import compiler
+    if sys.argv[1] == "cached-only":
+        def refuse(*args, **kwargs):
+            raise AssertionError("compiled instead of reading the cache")
+        compiler.run_stages = refuse
+    f = ta.jit(lambda x: tnp.tanh(x @ x.T).sum(axis=0) * 3.0)
+    print(repr(f(np.arange(12.0).reshape(3, 4) / 10).tolist()))
+""")
+
+
+def _child(mode: str, folder: str) -> str:
+    env = dict(os.environ, TENSORAD_COMPILE_CACHE=folder)
+    done = subprocess.run([sys.executable, "-c", _CHILD, mode], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip()
+
+
+def test_compile_cache_serves_a_second_process(tmp_path, monkeypatch):
+    folder = str(tmp_path / "cache")
+    first = _child("compile", folder)
+    entries = [name for name in os.listdir(folder) if not name.startswith(".")]
+    assert len(entries) == 1 and not [n for n in os.listdir(folder) if n.startswith(".writing-")]
+    assert _child("cached-only", folder) == first  # no stage ran: the module came from disk
+    # A damaged entry (flipped byte, truncated, foreign) is ignored: compiled again, and rewritten.
+    path = os.path.join(folder, entries[0])
+    good = open(path, "rb").read()
+    assert good.startswith(b"tensorad-compile-cache")
+    for damaged in (good[:-1] + bytes([good[-1] ^ 1]), good[:len(good) // 2], b"garbage"):
+        with open(path, "wb") as out:
+            out.write(damaged)
+        assert _child("compile", folder) == first
+        monkeypatch.setenv(compile_cache.CACHE_VARIABLE, folder)
+        assert compile_cache.load(entries[0], make_context()) is not None  # rewritten whole
+
+
+def test_compile_cache_is_off_unless_asked(monkeypatch, tmp_path):
+    monkeypatch.delenv(compile_cache.CACHE_VARIABLE, raising=False)
+    assert compile_cache.cache_dir() is None
+    monkeypatch.setenv(compile_cache.CACHE_VARIABLE, "1")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert compile_cache.cache_dir() == os.path.join(str(tmp_path), "tensorad", "compile")
+    # Settings that change the code change the key.
+    assert compile_cache.cache_key("m", "llvm", 2) != compile_cache.cache_key("m", "llvm", 1)
+
+
+def test_compile_scaling_benchmark_runs(capsys):
+    rows = compile_scaling.main(["--sizes", "2", "--peers", ""])
+    assert rows[0][0] == 2 and rows[0][1]["tensorad"] > 0
+    assert "tensorad s" in capsys.readouterr().out
