@@ -1,6 +1,6 @@
 """Convolution and pooling layers: forward against backward, tensorad and (when installed) PyTorch.
 
-One function per op measures it at a ResNet-like size (float32) and prints
+One function per op measures it at ResNet-like sizes (float32) and prints
 its run times and the ratio of each backward to the forward, the figure a
 gradient's cost is judged by. tensorad runs on one thread; PyTorch is timed
 on one thread (the same work per core) and on all of them.
@@ -8,17 +8,27 @@ on one thread (the same work per core) and on all of them.
 Run ``python benchmarks/conv_pool.py``.
 """
 
+import os
 import time
 
 import numpy as np
+
+# tensorad's compiled code runs on one thread here (the comparison is per core),
+# unless TENSORAD_NUM_THREADS says otherwise.
+os.environ.setdefault("TENSORAD_NUM_THREADS", "1")
 
 import tensorad as ta
 from tensorad.dialects.shapes import window_output_size
 from tensorad.nn import pool as pool_ops
 from tensorad.nn.conv import conv2d
 
-# ResNet's 3x3 stage-1 convolution: data N x C x H x W, weight O x C x 3 x 3.
-CONV = dict(batch=32, channels=64, size=56, out_channels=64, kernel=3, stride=1, padding=1)
+# 3x3 convolutions, data N x C x H x W, weight O x C x 3 x 3: ResNet's stage 1 and 2, and the
+# second convolution of the W2 workload (benchmarks/workloads.py).
+CONVS = {
+    "resnet stage 1": dict(batch=32, channels=64, size=56, out_channels=64, kernel=3, stride=1, padding=1),
+    "resnet stage 2": dict(batch=32, channels=128, size=28, out_channels=128, kernel=3, stride=1, padding=1),
+    "W2 conv2": dict(batch=32, channels=16, size=14, out_channels=32, kernel=3, stride=1, padding=1),
+}
 
 
 def best_time(fn, repeat=7):
@@ -32,11 +42,16 @@ def best_time(fn, repeat=7):
     return min(times)
 
 
-def report(who, times):
-    """Print ``times`` (name -> seconds, "forward" first) with each one's ratio to the forward."""
+def report(who, times, flops=None):
+    """Print ``times`` (name -> seconds, "forward" first) with each one's ratio to the forward.
+
+    With ``flops`` (those of the forward, which each backward op matches), the
+    forward's GFLOP/s too.
+    """
     forward = times["forward"]
-    cells = [f"{name} {t * 1e3:.1f} ms ({t / forward:.2f}x)" for name, t in times.items()]
-    print(f"  {who}: " + ", ".join(cells))
+    cells = [f"{name} {t * 1e3:.2f} ms ({t / forward:.2f}x)" for name, t in times.items()]
+    rate = f" [forward {flops / forward / 1e9:.0f} GFLOP/s]" if flops else ""
+    print(f"  {who}: " + ", ".join(cells) + rate)
 
 
 def conv2d_tensorad(x, w, ct, stride, padding):
@@ -77,9 +92,8 @@ def conv2d_torch(torch, x, w, ct, stride, padding):
     }
 
 
-def bench_conv2d():
-    """conv2d at ResNet's stage-1 size: tensorad's times and ratios, then PyTorch's."""
-    c = CONV
+def bench_conv2d(c, title):
+    """One 3x3 convolution size ``c``: tensorad's times and ratios, then PyTorch's."""
     rng = np.random.default_rng(0)
     x = rng.standard_normal((c["batch"], c["channels"], c["size"], c["size"]), np.float32)
     w = rng.standard_normal((c["out_channels"], c["channels"], c["kernel"], c["kernel"]),
@@ -87,9 +101,10 @@ def bench_conv2d():
     out_size = window_output_size(c["size"], c["kernel"], c["stride"], c["padding"],
                                   c["padding"], 1)
     ct = rng.standard_normal((c["batch"], c["out_channels"], out_size, out_size), np.float32)
-    print(f"conv2d: data {x.shape}, weight {w.shape}, stride {c['stride']}, "
+    flops = 2 * ct.size * w[0].size
+    print(f"conv2d ({title}): data {x.shape}, weight {w.shape}, stride {c['stride']}, "
           f"padding {c['padding']}, float32 (time, and ratio to the forward)")
-    report("tensorad (1 thread)", conv2d_tensorad(x, w, ct, c["stride"], c["padding"]))
+    report("tensorad (1 thread)", conv2d_tensorad(x, w, ct, c["stride"], c["padding"]), flops)
     try:
         import torch
     except ImportError:
@@ -97,10 +112,10 @@ def bench_conv2d():
         return
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
-    report("PyTorch (1 thread)", conv2d_torch(torch, x, w, ct, c["stride"], c["padding"]))
+    report("PyTorch (1 thread)", conv2d_torch(torch, x, w, ct, c["stride"], c["padding"]), flops)
     torch.set_num_threads(threads)
     report(f"PyTorch ({threads} threads)", conv2d_torch(torch, x, w, ct, c["stride"],
-                                                       c["padding"]))
+                                                       c["padding"]), flops)
 
 
 # --- pooling -------------------------------------------------------------------
@@ -180,7 +195,8 @@ def bench_pools():
 
 
 def main():
-    bench_conv2d()
+    for title, sizes in CONVS.items():
+        bench_conv2d(sizes, title)
     bench_pools()
 
 

@@ -3,8 +3,40 @@
 Each op's record (declaration, traits, shape rule, FLOPs, lowering and
 derivative rules) is registered here through :data:`family`.
 
-Lowering: a ``linalg.contract`` per kernel tap
------------------------------------------------
+Lowering of stride-1 ops: flat planes
+-------------------------------------
+
+A stride-1 convolution (and the data gradient of one, which is the
+convolution of ``dy`` with the flipped kernel, in and out channels
+exchanged) is lowered over *flat planes*: an image's padded input planes are
+laid out with rows ``width`` long, one after the other, so that the zeros
+after a row's data pad it on the right and the next row on the left. Output
+``(y, x)`` is flat position ``y * width + x``, and kernel tap ``(ky, kx)``
+reads the flat input at that position shifted by ``ky * dh * width + kx *
+dw``: every tap is one contiguous run of the planes, and the output is
+computed at every flat position (the ``width - OW`` extra columns per row
+are dropped at the end). Per image, in a loop marked
+``tad.independent_iterations`` (``tad-thread-independent-loops`` runs its
+iterations on threads on the CPU), and per chunk of flat positions small
+enough to stay in L2, each kernel tap is one ``linalg.contract`` over loops
+``(g, o, k, p)``: one contracting dim, the flat positions innermost and
+contiguous, which is the register-tiled contraction kernel of
+``tad-tile-and-vectorize``. With few channels (fewer than ``_MIN_DEPTH``),
+the kernel's columns or all of its taps are expanded into the contracting
+dim instead (shifted copies of the image's planes, ``k = t * C + c``), so
+that each contraction does enough products per load of its accumulator. A
+generic reading ``y * width + x`` crops the output. The filter gradient
+lays the whole batch's planes of a channel one after the other (and ``dy``
+the same way, channels-last, zero where no output is), so that each tap's
+gradient is one contraction over one dim (batch and positions together),
+output channels innermost. No operand of a contraction is a reshape, which
+elementwise fusion would fold into it (making it a generic, which gets no
+contraction kernel): reshaped weights are read by generics with
+``floordiv``/``mod`` maps, the output by the cropping generic.
+:func:`conv2d_scratch_bytes` gives the bytes of the temporaries.
+
+Lowering of strided ops: a ``linalg.contract`` per kernel tap
+-------------------------------------------------------------
 
 A convolution is the sum over its kernel taps ``(ky, kx)`` of 1x1 convolutions:
 tap ``(ky, kx)`` meets the input rows and columns of a strided *window* of the
@@ -70,8 +102,8 @@ Examples
 ...   return %0 : tensor<1x3x5x5xf32>
 ... }''', make_context())
 >>> run_pipeline(module, "tad-lower-to-linalg")
->>> str(module).count("linalg.contract"), str(module).count("scf.for")
-(1, 2)
+>>> str(module).count("linalg.contract"), "tad.independent_iterations" in str(module)
+(1, True)
 >>> all(record_of(name).vjp is not None for name in family.names)
 True
 """
@@ -80,7 +112,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import prod
-from typing import Callable, Sequence, Union
+from typing import Callable, Optional, Sequence, Union
 
 from mlir import ir
 from mlir.dialects import arith, scf, tensor
@@ -90,7 +122,7 @@ from .. import linalg_builder as linalg
 from ..batching import fold_into_leading
 from ..builder import Val
 from ..derivatives import RuleContext, sum_contributions
-from ..record import Family, Trait
+from ..record import ALLOCATION_PADDING, Family, Trait
 from ..shapes import (TensorSpec, need, int_attr, declared, same_element_type, window_attrs, window_output_size,
                       rank4, gradient_of, python_attrs)
 
@@ -167,8 +199,19 @@ def _index(n: int) -> ir.Value:
     return arith.constant(ir.IndexType.get(), n)
 
 
-def _times(i: ir.Value, factor: int) -> ir.Value:
+def _times(i: Offset, factor: int) -> Offset:
+    if isinstance(i, int):
+        return i * factor
     return i if factor == 1 else arith.muli(i, _index(factor))
+
+
+def _plus(a: Offset, b: Offset) -> Offset:
+    if isinstance(a, int) and isinstance(b, int):
+        return a + b
+    if isinstance(a, int) or isinstance(b, int):
+        value, constant = (b, a) if isinstance(a, int) else (a, b)
+        return value if constant == 0 else arith.addi(value, _index(constant))
+    return arith.addi(a, b)
 
 
 def _slice_args(offsets: Sequence[Offset], sizes: Sequence[int], strides: Sequence[int]) -> dict:
@@ -193,7 +236,7 @@ class _Window:
         a = python_attrs(op)
         return cls(a["strides"], a["padding"], a["dilation"], a["groups"].value)
 
-    def of_tap(self, tap: Sequence[ir.Value], lead: Sequence[int], out_hw: Sequence[int]) -> dict:
+    def of_tap(self, tap: Sequence[Offset], lead: Sequence[int], out_hw: Sequence[int]) -> dict:
         """Slice arguments of tap ``(ky, kx)``'s window in a padded ``lead + (H, W)`` tensor."""
         starts = [_times(k, d) for k, d in zip(tap, self.dilation)]
         return _slice_args([0] * len(lead) + starts, [*lead, *out_hw],
@@ -202,13 +245,19 @@ class _Window:
 
 def _over_taps(kernel_hw: Sequence[int], init: ir.Value,
                step: Callable[[tuple, ir.Value], ir.Value]) -> ir.Value:
-    """Fold ``step((ky, kx), acc) -> acc`` over the kernel taps from ``init`` (two ``scf.for``)."""
+    """Fold ``step((ky, kx), acc) -> acc`` over the kernel taps from ``init``.
+
+    One ``scf.for`` per kernel dim longer than 1 (a tap index is then an
+    ``index`` value); a dim of size 1 has the static index 0.
+    """
     def loop(tap: tuple, acc: ir.Value) -> ir.Value:
+        if len(tap) == len(kernel_hw):
+            return step(tap, acc)
+        if kernel_hw[len(tap)] == 1:
+            return loop((*tap, 0), acc)
         for_op = scf.ForOp(_index(0), _index(kernel_hw[len(tap)]), _index(1), [acc])
         with ir.InsertionPoint(for_op.body):
-            tap = (*tap, for_op.induction_variable)
-            carried = for_op.inner_iter_args[0]
-            scf.YieldOp([step(tap, carried) if len(tap) == 2 else loop(tap, carried)])
+            scf.YieldOp([loop((*tap, for_op.induction_variable), for_op.inner_iter_args[0])])
         return for_op.results[0]
 
     return loop((), init)
@@ -304,15 +353,488 @@ def _taps_first(weight: ir.Value, groups: int) -> ir.Value:
     return linalg.permuted(_split_dim(weight, 0, groups), (3, 4, 0, 1, 2))
 
 
-def _tap_slice(x: ir.Value, tap: Sequence[ir.Value]) -> dict:
+def _tap_slice(x: ir.Value, tap: Sequence[Offset]) -> dict:
     """Slice arguments of ``x[ky, kx]`` in a taps-first tensor ``(KH, KW, ...)``."""
     rest = x.type.shape[2:]
     return _slice_args([*tap] + [0] * len(rest), [1, 1, *rest], [1] * (len(rest) + 2))
 
 
-def _tap(x: ir.Value, tap: Sequence[ir.Value]) -> ir.Value:
+def _tap(x: ir.Value, tap: Sequence[Offset]) -> ir.Value:
     """``x[ky, kx]`` of a taps-first tensor ``(KH, KW, ...)``."""
     return _extract(x, x.type.shape[2:], _tap_slice(x, tap))
+
+
+# --- stride-1 convolutions on flat planes ----------------------------------------
+
+# The flat output of an image is computed in chunks of whole register tiles of
+# the contraction kernel (32 lanes of float32 at 512 bits), each small enough
+# that its accumulator and the input planes it reads stay in L2 while every
+# kernel tap adds to it.
+_ALIGN, _CHUNK_BYTES = 32, 384 << 10
+# Kernel taps are expanded into the contracting dim (copies of an image's
+# planes, shifted) until it holds at least this many products per step of
+# the accumulator: one contraction per remaining tap loads and stores its
+# accumulator tile once, which a contraction over a channel or two does not
+# amortize (the copies cost about what deeper contractions save beyond this).
+_MIN_DEPTH = 8
+# ... unless the copies of one image would take more than this many bytes.
+_MAX_COLUMNS_BYTES = 4 << 20
+
+
+def _round_up(n: int, multiple: int) -> int:
+    return -(-n // multiple) * multiple
+
+
+@dataclass(frozen=True)
+class _Planes:
+    """A stride-1 convolution over input planes that are padded and laid out flat.
+
+    A padded plane of rows ``width`` long, flattened, holds tap ``(ky, kx)``
+    of output ``(y, x)`` at ``y * width + x + offset(ky, kx)``: each tap is
+    one contiguous run of the flat plane, shifted. The output is computed
+    for ``x < width`` (columns past the output's width are computed and
+    dropped) at flat positions ``p < length``.
+
+    Kernel dims in ``inner`` are expanded into the contracting dim (copies
+    of the planes shifted by those taps, ``columns``); the others are looped
+    over (``outer``), one contraction per tap. ``flip`` reads the kernel
+    backwards (the data gradient convolves ``dy`` with the flipped kernel).
+    """
+
+    in_hw: tuple
+    padding: tuple  # (top, left, bottom, right), each >= 0
+    dilation: tuple
+    kernel: tuple
+    inner: tuple  # (rows, columns) of the kernel expanded: each 1 or the kernel's
+    flip: bool
+    chunk: int = _ALIGN  # flat positions per chunk of the output
+    chunks: int = 1
+
+    @property
+    def width(self) -> int:
+        """Row length of the flat planes: the data's, and zeros that pad two rows at once.
+
+        The zeros after one row's data are the right padding of that row and
+        the left padding of the next, so ``max(left, right)`` of them do, as
+        long as the output row fits (an output of ``width`` columns is computed).
+        """
+        (_, w), (_, left, _, right) = self.in_hw, self.padding
+        return max(w + max(left, right), self.out_hw[1])
+
+    @property
+    def out_hw(self) -> tuple:
+        (h, w), (top, left, bottom, right) = self.in_hw, self.padding
+        return tuple(n - d * (k - 1) for n, d, k in zip((h + top + bottom, w + left + right),
+                                                        self.dilation, self.kernel))
+
+    @property
+    def outer(self) -> tuple:
+        return tuple(k // i for k, i in zip(self.kernel, self.inner))
+
+    @property
+    def expanded(self) -> tuple:
+        """The kernel axes (0: rows, 1: columns) expanded into the contracting dim."""
+        return tuple(a for a in (0, 1) if self.inner[a] > 1)
+
+    @property
+    def looped(self) -> tuple:
+        """The kernel axes looped over: one contraction per tap."""
+        return tuple(a for a in (0, 1) if self.inner[a] == 1 and self.kernel[a] > 1)
+
+    @property
+    def steps(self) -> tuple:
+        """Flat distance between neighbouring taps along (ky, kx)."""
+        return self.dilation[0] * self.width, self.dilation[1]
+
+    @property
+    def valid(self) -> int:
+        """Flat positions that hold output rows."""
+        return self.out_hw[0] * self.width
+
+    @property
+    def length(self) -> int:
+        """Flat positions computed per image: whole chunks, at least the valid ones."""
+        return self.chunk * self.chunks
+
+    def offset(self, tap: Sequence[Offset], kernel: Sequence[int]) -> Offset:
+        """Flat offset of ``tap`` of a ``kernel`` that is the outer or inner part of the kernel.
+
+        The part that covers an axis has that axis's length there, the other
+        part 1 (index 0); so the two offsets add up to the whole tap's.
+        """
+        total: Offset = 0
+        for i, k, step in zip(tap, kernel, self.steps):
+            if self.flip:
+                i = (k - 1 - i) if isinstance(i, int) else arith.subi(_index(k - 1), i)
+            total = _plus(total, _times(i, step))
+        return total
+
+    def span(self, kernel: Sequence[int]) -> int:
+        """The largest offset of a tap of ``kernel`` (a part of the kernel)."""
+        return sum((k - 1) * step for k, step in zip(kernel, self.steps))
+
+    @property
+    def columns_length(self) -> int:
+        """Flat length of each copy of the planes: the output's, and the outer taps' shifts."""
+        return self.length + self.span(self.outer)
+
+    @property
+    def plane(self) -> int:
+        """Flat length of a padded plane."""
+        return self.rows * self.width
+
+    @property
+    def rows(self) -> int:
+        """Rows of the flat planes: the padded ones, and zero rows that the last shifts read."""
+        needed = self.columns_length + self.span(self.inner)
+        return -(-needed // self.width)
+
+
+def _expanded(kernel: Sequence[int], channels: int, planes_bytes: int) -> tuple:
+    """Which kernel dims a stride-1 convolution with ``channels`` per group expands (``_Planes.inner``).
+
+    The fewest that give the contraction ``_MIN_DEPTH`` products per step,
+    while the copies stay under ``_MAX_COLUMNS_BYTES``: none, the kernel's
+    columns, or all of it.
+
+    Examples
+    --------
+    >>> _expanded((3, 3), 64, 1 << 16), _expanded((3, 3), 4, 1 << 16), _expanded((3, 3), 1, 1 << 16)
+    ((1, 1), (1, 3), (3, 3))
+    """
+    kh, kw = kernel
+    choice = (1, 1)
+    for inner in ((1, 1), (1, kw), (kh, kw)):
+        if prod(inner) * planes_bytes > _MAX_COLUMNS_BYTES:
+            break
+        choice = inner
+        if prod(inner) * channels >= _MIN_DEPTH:
+            break
+    return choice
+
+
+def _planes_of(in_hw, padding, dilation, kernel, channels: int, out_channels: int, element_bytes: int,
+               flip: bool = False) -> _Planes:
+    """The :class:`_Planes` of a stride-1 convolution with ``channels`` and ``out_channels`` per group."""
+    plain = _Planes(tuple(in_hw), tuple(padding), tuple(dilation), tuple(kernel), (1, 1), flip)
+    valid = plain.valid
+    chunks = max(1, -(-valid * (channels + out_channels) * element_bytes // _CHUNK_BYTES))
+    sized = _Planes(plain.in_hw, plain.padding, plain.dilation, plain.kernel, (1, 1), flip,
+                    _round_up(-(-valid // chunks), _ALIGN), chunks)
+    inner = _expanded(kernel, channels, channels * sized.columns_length * element_bytes)
+    return _Planes(plain.in_hw, plain.padding, plain.dilation, plain.kernel, inner, flip, sized.chunk, chunks)
+
+
+def _flat_planes(x: ir.Value, planes: _Planes, permutation: Optional[Sequence[int]] = None) -> ir.Value:
+    """``(..., H, W)`` data as padded flat planes ``(..., plane)``.
+
+    ``permutation`` (of the leading dims, e.g. the batch after the channels,
+    so that a sum over the batch and the positions is one over one dim)
+    moves them in the same copy, and then the last two leading dims are
+    merged with the plane: ``(..., b, c) -> (..., b, c * plane)``.
+    """
+    *lead, h, w = x.type.shape
+    rank = len(lead) + 2
+    if permutation is not None:
+        lead = [lead[d] for d in permutation]
+    top, left = planes.padding[:2]
+    padded = _zeros([*lead, planes.rows, planes.width], x)
+    interior = _slice_args([0] * len(lead) + [top, left], [*lead, h, w], [1] * rank)
+    slot = _extract(padded, [*lead, h, w], interior)
+    # Written into the slice that insert_slice writes back: bufferization writes
+    # x straight into the padded buffer (as pooling's _padded).
+    if permutation is None:
+        moved = linalg.copy(x, outs=[slot])
+    else:
+        moved = linalg.transpose(x, outs=[slot], permutation=[*permutation, rank - 2, rank - 1]).results[0]
+    padded = _insert(moved, padded, interior)
+    last = len(lead) - 1 if permutation is not None else len(lead)
+    groups = [[d] for d in range(last)] + [list(range(last, rank))]
+    return _reshape(padded, [*lead[:last], prod(padded.type.shape[last:])], groups)
+
+
+def _columns(flat: ir.Value, planes: _Planes, length: int) -> ir.Value:
+    """Flat planes ``(..., C, P)`` with the inner taps expanded: ``(..., T * C, length)``.
+
+    Row ``t * C + c`` is plane ``c`` shifted by inner tap ``t`` (row-major);
+    without expanded taps, the planes themselves.
+    """
+    if not planes.expanded:
+        return flat
+    *lead, c, _ = flat.type.shape
+    part = [*lead, c, length]
+    into = linalg.empty(_tensor_type([*lead, prod(planes.inner) * c, length], flat))
+    ones, zeros = [1] * len(part), [0] * len(lead)
+
+    def copy_tap(tap, cols):
+        row = _times(_plus(_times(tap[0], planes.inner[1]), tap[1]), c)
+        at = _slice_args([*zeros, row, 0], part, ones)
+        shifted = _extract(flat, part, _slice_args([*zeros, 0, planes.offset(tap, planes.inner)], part, ones))
+        return _insert(linalg.copy(shifted, outs=[_extract(cols, part, at)]), cols, at)
+
+    return _over_taps(planes.inner, into, copy_tap)
+
+
+def _shifted(cols: ir.Value, planes: _Planes, tap: Sequence[Offset], length: int) -> ir.Value:
+    """The ``length`` flat positions of ``cols`` that looped tap ``tap`` reads."""
+    shape = [*cols.type.shape[:-1], length]
+    offsets = [0] * (len(shape) - 1) + [planes.offset(tap, planes.outer)]
+    return _extract(cols, shape, _slice_args(offsets, shape, [1] * len(shape)))
+
+
+def _looped_tap(x: ir.Value, planes: _Planes, tap: Sequence[Offset]) -> ir.Value:
+    """``x[tap]`` of a tensor whose leading dims are the looped kernel dims (:attr:`_Planes.looped`)."""
+    looped = planes.looped
+    rest = x.type.shape[len(looped):]
+    return _extract(x, rest, _slice_args([tap[a] for a in looped] + [0] * len(rest),
+                                         [1] * len(looped) + list(rest), [1] * x.type.rank))
+
+
+def _kernel_exprs(planes: _Planes, looped: Sequence[ir.AffineExpr], tap: ir.AffineExpr) -> list:
+    """``(ky, kx)`` of the tap at looped indices ``looped`` and inner tap number ``tap``."""
+    exprs = [ir.AffineConstantExpr.get(0)] * 2
+    for a, e in zip(planes.looped, looped):
+        exprs[a] = e
+    if planes.expanded == (0, 1):
+        width = ir.AffineConstantExpr.get(planes.kernel[1])
+        exprs = [ir.AffineFloorDivExpr.get(tap, width), ir.AffineModExpr.get(tap, width)]
+    elif planes.expanded:
+        exprs[planes.expanded[0]] = tap
+    return exprs
+
+
+def _weight_rows(weight: ir.Value, planes: _Planes) -> ir.Value:
+    """A ``(G, Out, In, KH, KW)`` weight as ``(*looped kernel dims, G, Out, T * In)``.
+
+    Row ``t * In + c`` holds input channel ``c`` of inner tap ``t``, matching
+    :func:`_columns`. A generic with a ``floordiv``/``mod`` map (scalar
+    loops over a few weights): a reshape next to the contraction would be
+    folded into it by elementwise fusion, making it a generic that does not
+    get the contraction kernel.
+    """
+    g, out, inp, _, _ = weight.type.shape
+    n_looped = len(planes.looped)
+    d = [ir.AffineDimExpr.get(i) for i in range(n_looped + 3)]
+    k, channels = d[-1], ir.AffineConstantExpr.get(inp)
+    inner = (ir.AffineFloorDivExpr.get(k, channels), ir.AffineModExpr.get(k, channels)) if planes.expanded \
+        else (ir.AffineConstantExpr.get(0), k)
+    kernel = _kernel_exprs(planes, d[:n_looped], inner[0])
+    read = ir.AffineMap.get(len(d), 0, [d[n_looped], d[n_looped + 1], inner[1], *kernel])
+    shape = [*(planes.kernel[a] for a in planes.looped), g, out, prod(planes.inner) * inp]
+    [rows] = linalg.generic([weight], [linalg.empty(_tensor_type(shape, weight))],
+                            [read, linalg.affine_map(len(d), range(len(d)))], ["parallel"] * len(d),
+                            lambda a, _out: [a])
+    return rows
+
+
+def _crop(flat: ir.Value, planes: _Planes) -> ir.Value:
+    """The output ``(..., OH, OW)`` of its flat planes ``(..., length)``.
+
+    A generic reading flat position ``y * width + x``: an ``expand_shape``
+    of the contraction's result would be folded into the contraction.
+    """
+    lead = list(flat.type.shape[:-1])
+    rank = len(lead) + 2
+    d = [ir.AffineDimExpr.get(i) for i in range(rank)]
+    read = ir.AffineMap.get(rank, 0, [*d[:len(lead)], d[-2] * planes.width + d[-1]])
+    [cropped] = linalg.generic([flat], [linalg.empty(_tensor_type([*lead, *planes.out_hw], flat))],
+                               [read, linalg.affine_map(rank, range(rank))], ["parallel"] * rank,
+                               lambda a, _out: [a])
+    return cropped
+
+
+def _conv_flat(x: ir.Value, weight: ir.Value, planes: _Planes) -> ir.Value:
+    """Stride-1 convolution of ``(N, G, In, H, W)`` data with a ``(G, Out, In, KH, KW)`` weight.
+
+    Returns ``(N, Out * G, OH, OW)`` (NCHW). A loop over the images (whose
+    iterations threads take, see ``tad-thread-independent-loops``), each
+    laid out in flat planes; per
+    chunk of the flat output, one contraction per looped tap adds
+    ``weight[tap] . columns[shifted by the tap]`` to it (loops ``g, o, k,
+    p``: one contracting dim, flat positions innermost), then the image's
+    output is cropped from the flat one.
+    """
+    n, g, *image_shape = x.type.shape
+    out_channels = weight.type.shape[1]
+    w = _weight_rows(weight, planes)
+    rows, chunk = w.type.shape[-1], planes.chunk
+    out_shape = [n, g, out_channels, *planes.out_hw]
+    loop = scf.ForOp(_index(0), _index(n), _index(1), [linalg.empty(_tensor_type(out_shape, x))])
+    # Images are independent: tad-thread-independent-loops runs them on threads (CPU).
+    loop.operation.attributes["tad.independent_iterations"] = ir.UnitAttr.get()
+    with ir.InsertionPoint(loop.body):
+        i = loop.induction_variable
+        image = _extract(x, [g, *image_shape], _slice_args([i, 0, 0, 0, 0], [1, g, *image_shape], [1] * 5))
+        cols = _columns(_flat_planes(image, planes), planes, planes.columns_length)
+
+        def add_chunk(start, acc):
+            at = _slice_args([0, 0, start], [g, out_channels, chunk], [1, 1, 1])
+
+            def add_tap(tap, part):
+                shifted = _extract(cols, [g, rows, chunk], _slice_args(
+                    [0, 0, _plus(start, planes.offset(tap, planes.outer))], [g, rows, chunk], [1, 1, 1]))
+                return _contract("gokp", _looped_tap(w, planes, tap), "gok", shifted, "gkp", part, "gop")
+
+            return _insert(_over_taps(planes.outer, _extract(acc, [g, out_channels, chunk], at), add_tap), acc, at)
+
+        flat = _over_chunks(planes, _zeros([g, out_channels, planes.length], x), add_chunk)
+        scf.YieldOp([_insert(_crop(flat, planes), loop.inner_iter_args[0],
+                             _slice_args([i, 0, 0, 0, 0], [1, *out_shape[1:]], [1] * 5))])
+    return _merge_dims(loop.results[0], 1)
+
+
+def _over_chunks(planes: _Planes, init: ir.Value, step: Callable[[Offset, ir.Value], ir.Value]) -> ir.Value:
+    """Fold ``step(start, acc) -> acc`` over the chunks of the flat output (an ``scf.for`` if several)."""
+    if planes.chunks == 1:
+        return step(0, init)
+    for_op = scf.ForOp(_index(0), _index(planes.length), _index(planes.chunk), [init])
+    with ir.InsertionPoint(for_op.body):
+        scf.YieldOp([step(for_op.induction_variable, for_op.inner_iter_args[0])])
+    return for_op.results[0]
+
+
+def _filter_flat(x: ir.Value, output_grad: ir.Value, planes: _Planes) -> ir.Value:
+    """Filter gradient ``(O, In, KH, KW)`` of a stride-1 convolution of ``(N, G, In, H, W)`` data.
+
+    The data is laid out ``(G, C, N * plane)`` and ``output_grad`` (``(N,
+    G, O / G, OH, OW)``) the same way, channels-last, ``(G, N * plane, O /
+    G)``, zero wherever no output is. Each looped tap's gradient is then one
+    contraction over one dim ``q`` (the batch and the flat positions):
+    ``columns[shifted by the tap] . dy``, output channels innermost.
+    """
+    n, g, og, oh, ow = output_grad.type.shape
+    cg = x.type.shape[2]
+    plane = planes.plane
+    depth = (n - 1) * plane + planes.valid  # the last plane's rows below the output hold no gradient
+    cols = _columns(_flat_planes(x, planes, permutation=(1, 2, 0)), planes, depth + planes.span(planes.outer))
+    dy = _zeros([g, n, plane // planes.width, planes.width, og], output_grad)
+    block = [g, n, oh, ow, og]
+    at = _slice_args([0] * 5, block, [1] * 5)
+    moved = linalg.transpose(output_grad, outs=[_extract(dy, block, at)], permutation=[1, 0, 3, 4, 2]).results[0]
+    dy = _reshape(_insert(moved, dy, at), [g, n * plane, og], [[0], [1, 2, 3], [4]])
+    # A slice (never all of dy, so never folded away) keeps the reshape apart from the contraction.
+    dy = _extract(dy, [g, depth, og], _slice_args([0, 0, 0], [g, depth, og], [1, 1, 1]))
+    rows = cols.type.shape[1]
+    looped_shape = [planes.kernel[a] for a in planes.looped]
+
+    def tap_gradient(tap, dw):
+        at = _slice_args([tap[a] for a in planes.looped] + [0, 0, 0], [1] * len(looped_shape) + [g, rows, og],
+                         [1] * dw.type.rank)
+        part = _contract("gkqo", _shifted(cols, planes, tap, depth), "gkq", dy, "gqo",
+                         _extract(dw, [g, rows, og], at), "gko")
+        return _insert(part, dw, at)
+
+    dw = _over_taps(planes.outer, _zeros([*looped_shape, g, rows, og], dy), tap_gradient)
+    # To (G, O/G, C, KH, KW): a generic reading row t * C + c of looped tap (ky, kx).
+    d = [ir.AffineDimExpr.get(i) for i in range(5)]  # g, o, c, ky, kx
+    inner_tap = ir.AffineConstantExpr.get(0)
+    for a in planes.expanded:
+        inner_tap = inner_tap * planes.kernel[a] + d[3 + a]
+    read = ir.AffineMap.get(5, 0, [*(d[3 + a] for a in planes.looped), d[0], inner_tap * cg + d[2], d[1]])
+    kh, kw = planes.kernel
+    [weight] = linalg.generic([dw], [linalg.empty(_tensor_type([g, og, cg, kh, kw], dw))],
+                              [read, linalg.affine_map(5, range(5))], ["parallel"] * 5, lambda a, _out: [a])
+    return _merge_dims(weight, 0)
+
+
+def _element_bytes(t: ir.Type) -> int:
+    if isinstance(t, ir.ComplexType):
+        return 2 * _element_bytes(t.element_type)
+    return max(t.width // 8, 1)
+
+
+def _flat_plan(op: ir.Operation) -> Optional[_Planes]:
+    """The flat planes that a conv op is lowered over, or None for the lowering by kernel taps.
+
+    Stride-1 ops go flat; the data gradient needs a padding of at most
+    ``dilation * (kernel - 1)`` on each side (it convolves ``dy`` padded by the rest).
+    """
+    win = _Window.of(op)
+    if win.strides != (1, 1):
+        return None
+    data_role = {"tad.conv2d": 0, "tad.conv2d_backward_filter": 1}
+    element_bytes = _element_bytes(op.operands[0].type.element_type)
+    if op.name in data_role:
+        data = op.operands[data_role[op.name]]
+        weight = op.operands[1] if op.name == "tad.conv2d" else op.results[0]
+        c, h, w = data.type.shape[1:]
+        return _planes_of((h, w), win.padding, win.dilation, weight.type.shape[2:], c // win.groups,
+                          weight.type.shape[0] // win.groups, element_bytes)
+    output_grad, weight = op.operands
+    n, o, oh, ow = output_grad.type.shape
+    kernel = weight.type.shape[2:]
+    reach = [d * (k - 1) for d, k in zip(win.dilation, kernel)]
+    padding = [r - p for r, p in zip(reach + reach, win.padding)]
+    if min(padding) < 0:
+        return None
+    return _planes_of((oh, ow), padding, win.dilation, kernel, o // win.groups, weight.type.shape[1], element_bytes,
+                      flip=True)
+
+
+def conv2d_scratch_bytes(op: ir.Operation, threads: int = 1) -> int:
+    """Bytes of the temporary tensors that the lowering of a conv op holds at once, besides its result.
+
+    Rematerialization counts them among the live bytes at the op. A
+    stride-1 convolution or data gradient (:func:`_flat_plan`) holds, per
+    image in flight (one per thread, ``threads``), the image's flat planes,
+    their expanded copies (if any), its flat output and the cropped output;
+    a stride-1 filter gradient holds the flat planes of the whole batch,
+    their expanded copies and ``dy`` laid out flat. Other strides hold the
+    padded data (or data gradient) and, for the filter gradient, a
+    channels-last copy of ``dy``.
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> m = ir.Module.parse('''
+    ... func.func @f(%x: tensor<2x4x8x8xf32>, %w: tensor<4x4x3x3xf32>) -> tensor<2x4x8x8xf32> {
+    ...   %0 = "tad.conv2d"(%x, %w) {strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>,
+    ...     dilation = array<i64: 1, 1>, groups = 1} : (tensor<2x4x8x8xf32>, tensor<4x4x3x3xf32>)
+    ...     -> tensor<2x4x8x8xf32>
+    ...   return %0 : tensor<2x4x8x8xf32>
+    ... }''', make_context())
+    >>> conv = m.body.operations[0].regions[0].blocks[0].operations[0]
+    >>> # per image: 4 planes of 13 rows of 9, 3 shifted copies of them (114 long), 4 flat
+    >>> # outputs of 96 and 4 cropped ones of 8 x 8: 2476 float32
+    >>> conv2d_scratch_bytes(conv), conv2d_scratch_bytes(conv, threads=2)
+    (9904, 19808)
+    """
+    element_bytes = _element_bytes(op.operands[0].type.element_type)
+    planes = _flat_plan(op)
+    result = op.results[0].type.shape
+    win = _Window.of(op)
+    if planes is None:
+        if op.name == "tad.conv2d_backward_data":
+            return prod(_padded_hw(result, win.padding)) * element_bytes
+        data = op.operands[0] if op.name == "tad.conv2d" else op.operands[1]
+        padded = prod(_padded_hw(data.type.shape, win.padding)) if any(win.padding) else 0
+        moved = prod(op.operands[0].type.shape) if op.name == "tad.conv2d_backward_filter" else 0
+        return (padded + moved) * element_bytes
+    copies = prod(planes.inner)
+    if op.name == "tad.conv2d_backward_filter":
+        output_grad, data = op.operands
+        (n, c), o = data.type.shape[:2], output_grad.type.shape[1]
+        depth = (n - 1) * planes.plane + planes.valid + planes.span(planes.outer)
+        columns = copies * c * depth if copies > 1 else 0
+        return (n * c * planes.plane + columns + n * o * planes.plane) * element_bytes
+    n, c = op.operands[0].type.shape[:2]
+    columns = copies * c * planes.columns_length if copies > 1 else 0
+    image = c * planes.plane + columns + result[1] * (planes.length + prod(result[2:]))
+    return min(n, max(threads, 1)) * image * element_bytes
+
+
+# conv2d_scratch_bytes counts the temporaries' bytes; the allocator adds ALLOCATION_PADDING
+# to each of them, and a lowering makes no more than this many per image in flight.
+_MOST_TEMPORARIES = 16
+
+
+@family.scratch("tad.conv2d", "tad.conv2d_backward_data", "tad.conv2d_backward_filter")
+def _conv2d_scratch(op) -> int:
+    # As many images in flight as the batch has: the most any thread count gives,
+    # so that a schedule planned with it holds on every machine.
+    batch = op.operands[1 if op.name == "tad.conv2d_backward_filter" else 0].type.shape[0]
+    return conv2d_scratch_bytes(op, threads=batch) + batch * _MOST_TEMPORARIES * ALLOCATION_PADDING
 
 
 # Loop letters: n batch, g group, o output channel, c input channel (both within the
@@ -324,6 +846,9 @@ def _lower_conv2d(op):
     # the group stay in cache across o, the output row across c.
     data, weight = op.operands
     win, (n, o, oh, ow) = _Window.of(op), op.results[0].type.shape
+    planes = _flat_plan(op)
+    if planes is not None:
+        return [_conv_flat(_split_dim(data, 1, win.groups), _split_dim(weight, 0, win.groups), planes)]
     x = _pad(_split_dim(data, 1, win.groups), win.padding)
     w = _taps_first(weight, win.groups)
     lead = x.type.shape[:3]
@@ -341,6 +866,10 @@ def _lower_conv2d_backward_data(op):
     # Loops n, g, y, c, o, x: the forward's, with the roles of c and o exchanged.
     output_grad, weight = op.operands
     win, (n, c, height, width) = _Window.of(op), op.results[0].type.shape
+    planes = _flat_plan(op)
+    if planes is not None:  # the convolution of dy with the flipped, transposed kernel
+        w = linalg.permuted(_split_dim(weight, 0, win.groups), (0, 2, 1, 3, 4))
+        return [_conv_flat(_split_dim(output_grad, 1, win.groups), w, planes)]
     dy = _split_dim(output_grad, 1, win.groups)
     w = _taps_first(weight, win.groups)
     out_hw = output_grad.type.shape[2:]
@@ -369,6 +898,9 @@ def _lower_conv2d_backward_filter(op):
     output_grad, data = op.operands
     win, (o, cg, kh, kw) = _Window.of(op), op.results[0].type.shape
     g = win.groups
+    planes = _flat_plan(op)
+    if planes is not None:
+        return [_filter_flat(_split_dim(data, 1, g), _split_dim(output_grad, 1, g), planes)]
     x = _pad(_split_dim(data, 1, g), win.padding)
     dy = linalg.permuted(_split_dim(output_grad, 1, g), (0, 3, 4, 1, 2))  # (N, OH, OW, G, O/G)
     out_hw, lead = output_grad.type.shape[2:], x.type.shape[:3]

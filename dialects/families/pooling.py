@@ -18,13 +18,19 @@ rows padded with -inf (max) or 0 (average), so every tap is in bounds.
   PyTorch, only a greater value or a NaN replaces it.
 * ``avg_pool2d``: window sums, then a division by the number of elements
   each window counts (a constant of the output's spatial shape).
-* ``avg_pool2d_backward``: a generic whose *output* is indexed by the window
-  map scatters ``output_grad / count`` into zeros of the padded shape;
-  overlapping windows add up. The result is the unpadded interior.
-* ``max_pool2d_backward``: a generic finds the first maximum of each window
-  (its tap number, row-major), then a loop nest over the output adds each
-  output gradient at that one position: one read-modify-write per output
-  element rather than a mask over every tap.
+* the backward ops *gather*: each data element takes its gradient from the
+  windows that hold it, never a scatter or a read-modify-write at computed
+  positions (:func:`_spread`). ``avg_pool2d_backward`` gives every tap
+  ``output_grad / count``; ``max_pool2d_backward`` first finds the tap
+  number (row-major) of each window's first maximum (for windows that tile
+  the data, by two vectorized reductions over the data viewed as ``(N, C,
+  OH, KH, OW, KW)``: the maximum, then the least tap holding it), and gives
+  a tap ``output_grad`` where it is that one, else 0. Windows that tile the
+  data (stride = kernel: the usual 2x2 pooling) are one parallel generic
+  writing the gradient viewed as ``(N, C, OH, KH, OW, KW)``; overlapping
+  windows one generic per phase of the stride (the rows ``q * s + r`` of a
+  phase lie in windows ``q - j`` at taps ``r + j * s``), each summing those
+  few windows' shares and writing its strided rows and columns once.
 
 Derivatives (TVM Relax ``relax.op.grad`` names)
 -----------------------------------------------
@@ -70,18 +76,18 @@ from __future__ import annotations
 
 from itertools import product
 from math import prod
-from typing import NamedTuple, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 import numpy as np
 from mlir import ir
-from mlir.dialects import affine, arith, scf, tensor
+from mlir.dialects import arith, tensor
 
 from .. import builder
 from .. import linalg_builder as linalg
 from ..batching import fold_into_leading
 from ..builder import Val
 from ..derivatives import RuleContext, deflinear
-from ..record import Family, Trait
+from ..record import ALLOCATION_PADDING, Family, Trait, allocation_bytes, tensor_bytes
 from ..shapes import TensorSpec, int_attr, window_attrs, window_output_size, rank4, gradient_of, floats, python_attrs
 
 family = Family("pooling")
@@ -149,8 +155,6 @@ def _pool_flops(op) -> int:
 # Loop dimensions of every window loop nest.
 _N, _C, _KH, _KW, _OH, _OW = range(6)
 _WINDOW_ITERATORS = ["parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]
-# Scattering into the input: different (kh, kw, oh, ow) reach the same element.
-_SCATTER_ITERATORS = ["parallel", "parallel"] + ["reduction"] * 4
 
 
 class PoolWindow(NamedTuple):
@@ -355,14 +359,10 @@ def _lower_avg_pool2d_backward(op):
     # Each tap receives output_grad / count, divided per tap as PyTorch does.
     g, x = op.operands
     w = _window_of(op)
-    tap, out, kernel = _window_maps(w)
-    element = x.type.element_type
-    zeros = linalg.splat(linalg.zero_attr(element), _padded_type(x.type, w.low, w.high))
     counts = _counts_constant(op, w, x, g)
-    [scattered] = linalg.generic([g, counts, _kernel(w, element)], [zeros],
-                                 [out, linalg.affine_map(6, (_OH, _OW)), kernel, tap], _SCATTER_ITERATORS,
-                                 lambda a, n, _k, acc: [arith.addf(acc, arith.divf(a, n))])
-    return [_block(scattered, (0, 0) + w.low, x.type)]
+    one = ir.FloatAttr.get(x.type.element_type, 1.0)
+    return [_spread(x.type, w, [g, counts], [(_N, _C, _OH, _OW), (_OH, _OW)],
+                    [linalg.zero_attr(g.type.element_type), one], lambda _tap, a, n: arith.divf(a, n))]
 
 
 def _index(value: int) -> ir.Value:
@@ -391,51 +391,255 @@ def _first_max_taps(x: ir.Value, w: PoolWindow, out_shape) -> ir.Value:
     return _window_reduce(x, w, lowest, [best, first], body)[1]
 
 
-def _loop_nest(bounds: Sequence[int], init: ir.Value, body, ivs: tuple = ()) -> ir.Value:
-    """Nested ``scf.for`` loops over ``bounds`` carrying the tensor ``init``.
+def _tiled_view(x: ir.Value, w: PoolWindow, out_hw: Sequence[int]) -> Optional[ir.Value]:
+    """``x`` as ``(N, C, OH, KH, OW, KW)`` when the windows tile it (stride = kernel, no padding or dilation).
 
-    ``body(ivs, acc)`` runs innermost and returns the updated tensor.
+    Rows and columns past the last window are left out. None for other windows.
     """
-    if len(ivs) == len(bounds):
-        return body(ivs, init)
-    loop = scf.ForOp(_index(0), _index(bounds[len(ivs)]), _index(1), [init])
-    with ir.InsertionPoint(loop.body):
-        scf.YieldOp([_loop_nest(bounds, loop.inner_iter_args[0], body,
-                                ivs + (loop.induction_variable,))])
-    return loop.results[0]
+    if w.strides != w.kernel or w.dilation != (1, 1) or any(w.low) or any(w.high):
+        return None
+    n, c = x.type.shape[:2]
+    covered = ir.RankedTensorType.get([n, c, *(o * k for o, k in zip(out_hw, w.kernel))], x.type.element_type)
+    tiles = [n, c, out_hw[0], w.kernel[0], out_hw[1], w.kernel[1]]
+    return tensor.ExpandShapeOp(ir.RankedTensorType.get(tiles, x.type.element_type), _block(x, (0, 0, 0, 0), covered),
+                                [[0], [1], [2, 3], [4, 5]], [], tiles).result
 
 
-def _tap_position(o: ir.Value, k: ir.Value, size: int, stride: int, dilation: int,
-                  low: int) -> ir.Value:
-    """Data index of tap ``k`` of window ``o`` along one axis.
+def _first_max_taps_tiled(tiles: ir.Value, w: PoolWindow) -> ir.Value:
+    """:func:`_first_max_taps` of windows that tile the data (``tiles`` from :func:`_tiled_view`).
 
-    Clamped into the data: a window with no real maximum (all padding, or all
-    -inf) keeps tap 0, which clamped is (with dilation 1) its first real
-    element, where PyTorch routes it too.
+    Two reductions the vectorizer takes (loops ``n, c, oh, kh, kw, ow``,
+    output columns innermost): each window's maximum (``maximumf``, which
+    keeps a NaN as the forward does), then the least tap holding it (or a NaN
+    where the maximum is one) by ``minsi``.
     """
-    d0, d1 = ir.AffineDimExpr.get(0), ir.AffineDimExpr.get(1)
-    at = affine.apply(ir.AffineMap.get(2, 0, [d0 * stride + d1 * dilation - low]), [o, k])
-    return arith.minsi(arith.maxsi(at, _index(0)), _index(size - 1))
+    n, c, oh, kh, ow, kw = tiles.type.shape
+    element = tiles.type.element_type
+    i32 = ir.IntegerType.get_signless(32)
+    read = linalg.affine_map(6, (0, 1, 2, 3, 5, 4))
+    out = linalg.affine_map(6, (0, 1, 2, 5))
+    iterators = ["parallel"] * 3 + ["reduction"] * 2 + ["parallel"]
+    maxima = linalg.splat(linalg.lowest_attr(element), ir.RankedTensorType.get([n, c, oh, ow], element))
+    [maxima] = linalg.generic([tiles], [maxima], [read, out], iterators, lambda a, m: [arith.maximumf(a, m)])
+    none = linalg.splat(ir.IntegerAttr.get(i32, kh * kw), ir.RankedTensorType.get([n, c, oh, ow], i32))
+
+    def first(a, m, best):
+        is_nan = [arith.cmpf(arith.CmpFPredicate.UNO, v, v) for v in (a, m)]
+        hit = arith.ori(arith.cmpf(arith.CmpFPredicate.OEQ, a, m), arith.andi(*is_nan))
+        tap = arith.addi(arith.muli(linalg.IndexOp(3).result, _index(kw)), linalg.IndexOp(4).result)
+        return [arith.minsi(best, arith.select(hit, arith.index_cast(i32, tap), arith.constant(i32, kh * kw)))]
+
+    return linalg.generic([tiles, maxima], [none], [read, out, out], iterators, first)[0]
 
 
 @family.lowering("tad.max_pool2d_backward")
 def _lower_max_pool2d_backward(op):
     g, x = op.operands
     w = _window_of(op)
-    taps = _first_max_taps(x, w, g.type.shape)
+    tiled = _tiled_view(x, w, g.type.shape[2:])
+    taps = _first_max_taps(x, w, g.type.shape) if tiled is None else _first_max_taps_tiled(tiled, w)
+    zero = arith.constant(x.type.element_type, linalg.zero_attr(x.type.element_type))
+    i32 = ir.IntegerType.get_signless(32)
+
+    def routed(tap, first, a):
+        return arith.select(arith.cmpi(arith.CmpIPredicate.eq, first, arith.index_cast(i32, tap)), a, zero)
+
+    no_tap = ir.IntegerAttr.get(i32, -1)
+    return [_spread(x.type, w, [taps, g], [(_N, _C, _OH, _OW)] * 2, [no_tap, linalg.zero_attr(g.type.element_type)],
+                    routed)]
+
+
+def _spread(x_type: ir.RankedTensorType, w: PoolWindow, inputs: Sequence[ir.Value], dims: Sequence[tuple],
+            fills: Sequence[ir.Attribute], value) -> ir.Value:
+    """The data gradient that gives each tap of each window ``value(tap, *inputs at the window)``.
+
+    ``dims[k]`` lists the loops (``_N, _C, _OH, _OW``) that ``inputs[k]``
+    is read at; ``tap`` is the ``index`` number ``kh * KW + kw``; ``fills``
+    hold, per input, a value for which ``value`` gives 0 (no window). Every
+    data element gathers from the windows that hold it: no scatter, no
+    read-modify-write at computed addresses. Disjoint windows (stride =
+    kernel, no dilation, the usual 2x2 pooling) are one generic writing the
+    data gradient viewed as ``(N, C, OH, KH, OW, KW)``; overlapping ones one
+    generic per phase of the stride (:func:`_spread_by_phases`).
+    """
+    element = x_type.element_type
+    n, c = x_type.shape[:2]
+    out_hw = inputs[0].type.shape[2:]
     kernel_w = _index(w.kernel[1])
+    if w.strides == w.kernel and w.dilation == (1, 1):
+        # Loops (n, c, oh, kh, ow, kw): the gradient's rows in order.
+        order = (_N, _C, _OH, _KH, _OW, _KW)
+        shape = [n, c, out_hw[0], w.kernel[0], out_hw[1], w.kernel[1]]
+        maps = [linalg.affine_map(6, [order.index(d) for d in ds]) for ds in dims]
+        position = {_KH: order.index(_KH), _KW: order.index(_KW)}
 
-    def add_at_max(ivs, acc):
-        n, c, oh, ow = ivs
-        tap = arith.index_cast(ir.IndexType.get(), tensor.extract(taps, list(ivs)))
-        kh, kw = arith.divui(tap, kernel_w), arith.remui(tap, kernel_w)
-        at = [n, c] + [_tap_position(o, k, size, s, d, lo) for o, k, size, s, d, lo in zip(
-            (oh, ow), (kh, kw), x.type.shape[2:], w.strides, w.dilation, w.low)]
-        total = arith.addf(tensor.extract(acc, at), tensor.extract(g, list(ivs)))
-        return tensor.insert(total, acc, at)
+        def disjoint_body(*args):
+            kh, kw = (linalg.IndexOp(position[d]).result for d in (_KH, _KW))
+            return [value(arith.addi(arith.muli(kh, kernel_w), kw), *args[:len(inputs)])]
 
-    zeros = linalg.splat(linalg.zero_attr(x.type.element_type), x.type)
-    return [_loop_nest(g.type.shape, zeros, add_at_max)]
+        [spread] = linalg.generic(list(inputs), [linalg.empty(ir.RankedTensorType.get(shape, element))],
+                                  maps + [linalg.affine_map(6, range(6))], ["parallel"] * 6, disjoint_body)
+        covered = [o * k for o, k in zip(out_hw, w.kernel)]
+        spread = tensor.CollapseShapeOp(ir.RankedTensorType.get([n, c, *covered], element), spread,
+                                        [[0], [1], [2, 3], [4, 5]]).result
+        return _data_part(spread, w.low, x_type)
+    if w.dilation != (1, 1):
+        return _spread_by_taps(x_type, w, inputs, dims, value)
+    return _spread_by_phases(x_type, w, inputs, dims, fills, value)
+
+
+def _spread_by_phases(x_type, w: PoolWindow, inputs, dims, fills, value) -> ir.Value:
+    """:func:`_spread` of undilated windows: a gather per phase of the stride.
+
+    The padded rows ``q * s + r`` of one phase ``r`` lie in the windows
+    ``q - j`` at taps ``r + j * s`` (``j = 0, 1, ...`` while the tap is in
+    the kernel): each phase ``(ry, rx)`` is one generic summing
+    ``value(tap, *inputs at window (qy - jy, qx - jx))`` over those few
+    ``(jy, jx)``, reading the inputs shifted (padded in front with
+    ``fills``, which give 0), and writes its strided rows and columns once.
+    """
+    element = x_type.element_type
+    n, c = x_type.shape[:2]
+    extent = [lo + size + hi for lo, size, hi in zip(w.low, x_type.shape[2:], w.high)]
+    phases = [-(-e // s) for e, s in zip(extent, w.strides)]  # q of every padded row
+    reach = [-(-k // s) for k, s in zip(w.kernel, w.strides)]  # windows a row lies in, at most
+    padded = []
+    for x, ds, fill in zip(inputs, dims, fills):
+        shape = list(x.type.shape)
+        front = [0] * len(shape)
+        for d, axis in ((_OH, 0), (_OW, 1)):
+            at = ds.index(d)
+            front[at] = reach[axis] - 1
+            shape[at] = phases[axis] + reach[axis] - 1
+        into = linalg.splat(fill, ir.RankedTensorType.get(shape, x.type.element_type))
+        at = linalg.static_slice_args(front, x.type.shape, [1] * len(shape))
+        slot = tensor.ExtractSliceOp(x.type, into, **at).result
+        padded.append(tensor.InsertSliceOp(linalg.copy(x, outs=[slot]), into, **at).result)
+    grad = linalg.splat(linalg.zero_attr(element), ir.RankedTensorType.get(
+        [n, c, *(q * s for q, s in zip(phases, w.strides))], element))
+    phase_type = ir.RankedTensorType.get([n, c, *phases], element)
+    plane = {_N: 0, _C: 1, _OH: 2, _OW: 3}  # loops of a phase's generic
+    for ry, rx in product(range(w.strides[0]), range(w.strides[1])):
+        terms = [(jy, jx) for jy in range(reach[0]) if ry + jy * w.strides[0] < w.kernel[0]
+                 for jx in range(reach[1]) if rx + jx * w.strides[1] < w.kernel[1]]
+        if not terms:
+            continue  # rows or columns between windows: no gradient
+        reads, maps = [], []
+        for jy, jx in terms:
+            for x, ds in zip(padded, dims):
+                start = [0] * x.type.rank
+                size = list(x.type.shape)
+                for d, j, axis in ((_OH, jy, 0), (_OW, jx, 1)):
+                    start[ds.index(d)], size[ds.index(d)] = reach[axis] - 1 - j, phases[axis]
+                reads.append(tensor.ExtractSliceOp(ir.RankedTensorType.get(size, x.type.element_type), x,
+                                                   **linalg.static_slice_args(start, size, [1] * len(size))).result)
+                maps.append(linalg.affine_map(4, [plane[d] for d in ds]))
+        taps = [_index((ry + jy * w.strides[0]) * w.kernel[1] + rx + jx * w.strides[1]) for jy, jx in terms]
+
+        def body(*args, taps=taps):
+            total = None
+            for k, tap in enumerate(taps):
+                part = value(tap, *args[k * len(inputs):(k + 1) * len(inputs)])
+                total = part if total is None else arith.addf(total, part)
+            return [total]
+
+        at = linalg.static_slice_args((0, 0, ry, rx), phase_type.shape, (1, 1, *w.strides))
+        window = tensor.ExtractSliceOp(phase_type, grad, **at).result
+        [part] = linalg.generic(reads, [window], maps + [linalg.affine_map(4, range(4))], ["parallel"] * 4, body)
+        grad = tensor.InsertSliceOp(part, grad, **at).result
+    return _data_part(grad, w.low, x_type)
+
+
+def _spread_by_taps(x_type, w: PoolWindow, inputs, dims, value) -> ir.Value:
+    """:func:`_spread` of dilated windows: one strided window of the padded gradient per tap, added to."""
+    element = x_type.element_type
+    n, c = x_type.shape[:2]
+    out_hw = inputs[0].type.shape[2:]
+    padded = linalg.splat(linalg.zero_attr(element), _padded_type(x_type, w.low, w.high))
+    plane = {_N: 0, _C: 1, _OH: 2, _OW: 3}  # loops of a tap's generic
+    for kh, kw in product(range(w.kernel[0]), range(w.kernel[1])):
+        start = (0, 0, kh * w.dilation[0], kw * w.dilation[1])
+        window_type = ir.RankedTensorType.get([n, c, *out_hw], element)
+        args = linalg.static_slice_args(start, window_type.shape, (1, 1, *w.strides))
+        window = tensor.ExtractSliceOp(window_type, padded, **args).result
+        tap = _index(kh * w.kernel[1] + kw)
+        # The generic reads the window it adds to: bufferization keeps it in place.
+        [added] = linalg.generic(list(inputs), [window], [linalg.affine_map(4, [plane[d] for d in ds]) for ds in dims]
+                                 + [linalg.affine_map(4, range(4))], ["parallel"] * 4,
+                                 lambda *a: [arith.addf(a[len(inputs)], value(tap, *a[:len(inputs)]))])
+        padded = tensor.InsertSliceOp(added, padded, **args).result
+    return _data_part(padded, w.low, x_type)
+
+
+def _data_part(spread: ir.Value, low: Sequence[int], x_type: ir.RankedTensorType) -> ir.Value:
+    """The data's part ``x_type`` of a gradient over padded rows and columns starting ``low`` before it.
+
+    Rows and columns of the data that no window reads are zero.
+    """
+    have = [min(size - lo, n) for size, lo, n in zip(spread.type.shape[2:], low, x_type.shape[2:])]
+    part_type = ir.RankedTensorType.get([*x_type.shape[:2], *have], x_type.element_type)
+    part = _block(spread, (0, 0, *low), part_type)
+    if part_type == x_type:
+        return part
+    zeros = linalg.splat(linalg.zero_attr(x_type.element_type), x_type)
+    return _put_block(part, zeros, (0, 0, 0, 0))
+
+
+def _allocation(shape: Sequence[int], like: ir.RankedTensorType) -> int:
+    """Bytes allocated for a buffer of ``shape`` holding ``like``'s elements (no type is built: no location needed)."""
+    element = tensor_bytes(like) // max(1, prod(like.shape))
+    return prod(shape) * element + ALLOCATION_PADDING if prod(shape) else 0
+
+
+def _padded_blocks_bytes(x_type: ir.RankedTensorType, w: PoolWindow, out_hw: Sequence[int]) -> int:
+    """Bytes of the padded copies of data blocks that :func:`_window_reduce` makes (the outer runs)."""
+    (n, c, h, wd) = x_type.shape
+    per_axis = [_runs(*sizes, k, s, d, lo) for sizes, k, s, d, lo in zip(
+        zip((h, wd), out_hw), w.kernel, w.strides, w.dilation, w.low)]
+    total = 0
+    for rh, rw in product(*per_axis):
+        if rh.pad_low or rh.pad_high or rw.pad_low or rw.pad_high:
+            total += _allocation([n, c, rh.pad_low + rh.data_size + rh.pad_high,
+                                  rw.pad_low + rw.data_size + rw.pad_high], x_type)
+    return total
+
+
+def _spread_bytes(x_type: ir.RankedTensorType, w: PoolWindow, out_hw: Sequence[int]) -> int:
+    """Bytes of the gradient over the windows that :func:`_spread` fills before it takes the data's part."""
+    if w.strides == w.kernel and w.dilation == (1, 1):
+        covered = [o * k for o, k in zip(out_hw, w.kernel)]
+        if list(covered) == list(x_type.shape[2:]) and not any(w.low):
+            return 0  # the spread gradient is the result
+        return _allocation([*x_type.shape[:2], *covered], x_type)
+    (n, c, h, wd) = x_type.shape
+    if w.dilation != (1, 1):
+        return _allocation([n, c, w.low[0] + h + w.high[0], w.low[1] + wd + w.high[1]], x_type)
+    # _spread_by_phases: the gradient over whole phases, and both inputs padded in front.
+    extent = [lo + size + hi for lo, size, hi in zip(w.low, (h, wd), w.high)]
+    phases = [-(-e // s) for e, s in zip(extent, w.strides)]
+    reach = [-(-k // s) for k, s in zip(w.kernel, w.strides)]
+    shifted = [n, c, *(q + r - 1 for q, r in zip(phases, reach))]
+    return (_allocation([n, c, *(q * s for q, s in zip(phases, w.strides))], x_type)
+            + 2 * _allocation(shifted, x_type))
+
+
+@family.scratch("tad.max_pool2d", "tad.avg_pool2d", "tad.max_pool2d_backward", "tad.avg_pool2d_backward")
+def _pool_scratch(op) -> int:
+    # What the lowerings above allocate besides the result: padded blocks of the data,
+    # avg_pool2d's sums, max_pool2d_backward's maxima and first taps, the spread gradient.
+    w = _window_of(op)
+    data = op.operands[0] if len(op.operands) == 1 else op.operands[1]
+    out_shape = op.results[0].type.shape if len(op.operands) == 1 else op.operands[0].type.shape
+    if op.name == "tad.max_pool2d":
+        return _padded_blocks_bytes(data.type, w, out_shape[2:])
+    if op.name == "tad.avg_pool2d":
+        return _padded_blocks_bytes(data.type, w, out_shape[2:]) + allocation_bytes(op.results[0].type)
+    spread = _spread_bytes(data.type, w, out_shape[2:])
+    if op.name == "tad.avg_pool2d_backward":
+        return spread
+    taps = 2 * _allocation(out_shape, data.type)
+    tiled = w.strides == w.kernel and w.dilation == (1, 1) and not any(w.low) and not any(w.high)
+    return spread + taps + (0 if tiled else _padded_blocks_bytes(data.type, w, out_shape[2:]))
 
 
 # --- derivative rules ------------------------------------------------------------

@@ -1,9 +1,9 @@
 // Pooling ops: their lowerings (window loop nests over (n, c, kh, kw, oh, ow),
 // one per block of output positions: the windows of the inner block read the
 // data in place, the border blocks a small copy padded as far as they read;
-// the backward of max pooling finds each window's first maximum, then adds each
-// output gradient at that one position) and their derivatives (each op's vjp is
-// one op of its partner).
+// the backward ops gather each data element's gradient from the windows that
+// hold it, without a scatter) and their derivatives (each op's vjp is one op of
+// its partner).
 // RUN: autodiff-opt %s --split-input-file --tad-lower-to-linalg | FileCheck %s --check-prefix=LOWER
 // RUN: autodiff-opt %s --split-input-file --tad-differentiate --tad-simplify | FileCheck %s --check-prefix=AD
 
@@ -105,22 +105,21 @@ func.func @avg_pool2d_counts(%x: tensor<1x1x4x3xf32>) -> (tensor<1x1x3x2xf32>, t
 
 // -----
 
-// The transpose of the window generic: the *output* is indexed by the tap map,
-// so each tap adds output_grad / count into zeros of the padded shape
-// (overlapping windows add up); the result is the interior.
-// LOWER-DAG: #[[$TAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 2 + d2, d5 * 2 + d3)>
-// LOWER-DAG: #[[$KERNEL:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d3)>
-// LOWER-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d5)>
-// LOWER-DAG: #[[$OHW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+// Windows that tile the data (stride = kernel): one parallel generic writes the
+// data gradient viewed as (n, c, oh, kh, ow, kw), each element its window's
+// output_grad / count (no scatter, no accumulation); the 6 x 6 rows and
+// columns the ceil_mode windows cover are cut to the data's 5 x 5.
+// LOWER-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4)>
+// LOWER-DAG: #[[$OHW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d4)>
+// LOWER-DAG: #[[$ALL:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>
 // LOWER-LABEL: func.func @avg_pool2d_backward
 // LOWER-SAME: (%[[G:.*]]: tensor<1x1x3x3xf64>, %{{.*}}: tensor<1x1x5x5xf64>)
-// LOWER: %[[ZEROS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x6x6xf64>)
 // LOWER: %[[COUNTS:.*]] = arith.constant dense<{{.*}}> : tensor<3x3xf64>
-// LOWER: %[[SCATTERED:.*]] = linalg.generic {indexing_maps = [#[[$OUT]], #[[$OHW]], #[[$KERNEL]], #[[$TAP]]], iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction", "reduction"]} ins(%[[G]], %[[COUNTS]], %{{.*}} : tensor<1x1x3x3xf64>, tensor<3x3xf64>, tensor<2x2xf64>) outs(%[[ZEROS]] : tensor<1x1x6x6xf64>)
-// LOWER-NEXT: ^bb0(%[[A:.*]]: f64, %[[N:.*]]: f64, %{{.*}}: f64, %[[ACC:.*]]: f64):
-// LOWER-NEXT: %[[SHARE:.*]] = arith.divf %[[A]], %[[N]] : f64
-// LOWER-NEXT: %[[SUM:.*]] = arith.addf %[[ACC]], %[[SHARE]] : f64
-// LOWER: %[[R:.*]] = tensor.extract_slice %[[SCATTERED]][0, 0, 0, 0] [1, 1, 5, 5] [1, 1, 1, 1]
+// LOWER: %[[SPREAD:.*]] = linalg.generic {indexing_maps = [#[[$OUT]], #[[$OHW]], #[[$ALL]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[G]], %[[COUNTS]] : tensor<1x1x3x3xf64>, tensor<3x3xf64>) outs(%{{.*}} : tensor<1x1x3x2x3x2xf64>)
+// LOWER: %[[SHARE:.*]] = arith.divf
+// LOWER-NEXT: linalg.yield %[[SHARE]] : f64
+// LOWER: %[[ROWS:.*]] = tensor.collapse_shape %[[SPREAD]] {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x1x3x2x3x2xf64> into tensor<1x1x6x6xf64>
+// LOWER: %[[R:.*]] = tensor.extract_slice %[[ROWS]][0, 0, 0, 0] [1, 1, 5, 5] [1, 1, 1, 1]
 // LOWER: return %[[R]]
 func.func @avg_pool2d_backward(%g: tensor<1x1x3x3xf64>, %x: tensor<1x1x5x5xf64>) -> tensor<1x1x5x5xf64> {
   %0 = "tad.avg_pool2d_backward"(%g, %x) {pool_size = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = 1, count_include_pad = 1} : (tensor<1x1x3x3xf64>, tensor<1x1x5x5xf64>) -> tensor<1x1x5x5xf64>
@@ -130,36 +129,34 @@ func.func @avg_pool2d_backward(%g: tensor<1x1x3x3xf64>, %x: tensor<1x1x5x5xf64>)
 // -----
 
 // First the tap number (kh * 3 + kw) of each window's first maximum, with the
-// comparison of max_pool2d; then one loop iteration per output element adds its
-// gradient at that tap's position, clamped into the data. No mask multiplies
-// the gradient over the taps. (Without padding, the windows read x in place.)
+// comparison of max_pool2d. Then the gradient gathers, per phase of the stride
+// (rows and columns 2q + r): a row of phase 0 lies in windows q (tap row 0) and
+// q - 1 (tap row 2), so phase (0, 0) sums four selects of output_grad, read
+// shifted from copies padded in front (taps with -1, never a tap number), and
+// writes its rows and columns (stride 2) of the gradient once. No scatter, no
+// tensor.insert at computed positions.
 // LOWER-LABEL: func.func @max_pool2d_backward
 // LOWER-SAME: (%[[G:.*]]: tensor<1x2x2x2xf32>, %[[X:.*]]: tensor<1x2x5x5xf32>)
 // LOWER: %[[ARGMAX:[0-9]+]]:2 = linalg.generic {{.*}} ins(%[[X]], %{{.*}} : tensor<1x2x5x5xf32>, tensor<3x3xf32>) outs(%{{.*}}, %{{.*}} : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi32>)
 // LOWER: %[[TAKE:.*]] = arith.andi
 // LOWER-NEXT: %[[KH:.*]] = linalg.index 2 : index
 // LOWER-NEXT: %[[KW:.*]] = linalg.index 3 : index
-// LOWER-NEXT: %[[C3:.*]] = arith.constant 3 : index
-// LOWER-NEXT: %[[ROW:.*]] = arith.muli %[[KH]], %[[C3]] : index
+// LOWER: %[[ROW:.*]] = arith.muli %[[KH]], %{{.*}} : index
 // LOWER-NEXT: %[[TAP:.*]] = arith.addi %[[ROW]], %[[KW]] : index
 // LOWER: %[[TAP32:.*]] = arith.index_cast %[[TAP]] : index to i32
 // LOWER-NEXT: arith.select %[[TAKE]], %[[TAP32]], %{{.*}} : i32
-// LOWER: %[[ZEROS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x5x5xf32>)
-// LOWER: scf.for %[[N:[a-zA-Z0-9_]+]] = {{.*}} iter_args(%{{.*}} = %[[ZEROS]]) -> (tensor<1x2x5x5xf32>)
-// LOWER: scf.for %[[C:[a-zA-Z0-9_]+]] = {{.*}} -> (tensor<1x2x5x5xf32>)
-// LOWER: scf.for %[[OH:[a-zA-Z0-9_]+]] = {{.*}} -> (tensor<1x2x5x5xf32>)
-// LOWER: scf.for %[[OW:[a-zA-Z0-9_]+]] = {{.*}} iter_args(%[[ACC:[a-zA-Z0-9_]+]] = %{{.*}}) -> (tensor<1x2x5x5xf32>)
-// LOWER-NEXT: %[[T:.*]] = tensor.extract %[[ARGMAX]]#1[%[[N]], %[[C]], %[[OH]], %[[OW]]] : tensor<1x2x2x2xi32>
-// LOWER: arith.divui
-// LOWER: arith.remui
-// LOWER: %[[I:.*]] = arith.minsi
-// LOWER: %[[J:.*]] = arith.minsi
-// LOWER-NEXT: %[[OLD:.*]] = tensor.extract %[[ACC]][%[[N]], %[[C]], %[[I]], %[[J]]] : tensor<1x2x5x5xf32>
-// LOWER-NEXT: %[[GRAD:.*]] = tensor.extract %[[G]][%[[N]], %[[C]], %[[OH]], %[[OW]]] : tensor<1x2x2x2xf32>
-// LOWER-NEXT: %[[NEW:.*]] = arith.addf %[[OLD]], %[[GRAD]] : f32
-// LOWER-NEXT: %[[UPDATED:.*]] = tensor.insert %[[NEW]] into %[[ACC]][%[[N]], %[[C]], %[[I]], %[[J]]]
-// LOWER-NEXT: scf.yield %[[UPDATED]]
-// LOWER-NOT: arith.mulf
+// LOWER: linalg.yield %c-1_i32 : i32
+// LOWER: linalg.copy ins(%[[ARGMAX]]#1 : tensor<1x2x2x2xi32>) outs(%{{.*}} : tensor<1x2x2x2xi32>)
+// LOWER: %[[PHASE:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 2, 3, 3] [1, 1, 2, 2] : tensor<1x2x6x6xf32> to tensor<1x2x3x3xf32>
+// LOWER: linalg.generic {{.*}} ins({{.*}} : tensor<1x2x3x3xi32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xi32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xi32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xi32>, tensor<1x2x3x3xf32>) outs(%[[PHASE]] : tensor<1x2x3x3xf32>)
+// LOWER-COUNT-4: arith.select
+// LOWER: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0, 0] [1, 2, 3, 3] [1, 1, 2, 2] : tensor<1x2x3x3xf32> into tensor<1x2x6x6xf32>
+// LOWER: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0, 1] [1, 2, 3, 3] [1, 1, 2, 2]
+// LOWER: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 1, 0] [1, 2, 3, 3] [1, 1, 2, 2]
+// LOWER: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 1, 1] [1, 2, 3, 3] [1, 1, 2, 2]
+// LOWER: %[[R:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 2, 5, 5] [1, 1, 1, 1] : tensor<1x2x6x6xf32> to tensor<1x2x5x5xf32>
+// LOWER: return %[[R]]
+// LOWER-NOT: tensor.insert %
 func.func @max_pool2d_backward(%g: tensor<1x2x2x2xf32>, %x: tensor<1x2x5x5xf32>) -> tensor<1x2x5x5xf32> {
   %0 = "tad.max_pool2d_backward"(%g, %x) {pool_size = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>, dilation = array<i64: 1, 1>, ceil_mode = 0} : (tensor<1x2x2x2xf32>, tensor<1x2x5x5xf32>) -> tensor<1x2x5x5xf32>
   return %0 : tensor<1x2x5x5xf32>
