@@ -19,8 +19,9 @@ that starts from it or the tail's last read of it, whichever is later.
 
 Memory is :func:`.cost.simulate`'s count, op by op: with ``H`` the bytes of
 the checkpoints held, a recomputed layer costs ``H``, the bytes of the tail
-live across its stage, its input and itself; a stage of the tail costs ``H``,
-what it has live, and the chain value it reads. The recursion:
+live across its stage, its input, itself and its scratch bytes; a stage of
+the tail costs ``H``, what it has live (its scratch bytes too), and the chain
+value it reads. The recursion:
 
 ``Opt(a, i, H)``: least recompute to serve the tail's reads of the layers in
 ``(a, i]`` with ``v_a`` held (in ``H``) and ``v_i`` the next value read, is
@@ -77,6 +78,8 @@ class Chain:
         Graph nodes of layers ``1..L`` in order.
     bytes, flops : numpy.ndarray
         Per layer (``[0]`` is 0).
+    scratch : numpy.ndarray
+        Bytes of each layer's temporaries, live while it runs (``[0]`` is 0).
     first_read, last_read : numpy.ndarray
         Stages at which the tail first and last reads each layer's value (-1: never).
     fwd_at : numpy.ndarray
@@ -104,6 +107,11 @@ class Chain:
     sweep: np.ndarray
     sweep_bg: np.ndarray
     window: np.ndarray
+    scratch: np.ndarray = None
+
+    def __post_init__(self):
+        if self.scratch is None:
+            self.scratch = np.zeros_like(self.bytes)
 
     @property
     def length(self) -> int:
@@ -253,7 +261,11 @@ def _background(graph, users, spine: list):
     during = np.zeros(n + 2, dtype=np.int64)
     across = np.zeros(n + 2, dtype=np.int64)
     for i, node in enumerate(graph.nodes):
-        if i in inside or not node.bytes:
+        if i in inside:
+            continue
+        during[i] += node.scratch
+        during[i + 1] -= node.scratch
+        if not node.bytes:
             continue
         end = n if i in graph.outputs or i in read_by_chain else max(users[i], default=i)
         during[i] += node.bytes
@@ -268,13 +280,14 @@ def _measure(graph, users, spine, first, last) -> Chain:
     during, across = _background(graph, users, spine)
     size = np.array([0] + [graph.nodes[i].bytes for i in spine], dtype=np.int64)
     flops = np.array([0] + [graph.nodes[i].flops for i in spine], dtype=np.int64)
+    scratch = np.array([0] + [graph.nodes[i].scratch for i in spine], dtype=np.int64)
     fwd_at, fwd_before = np.zeros(L + 1), np.zeros(L + 1)
     for l in range(1, L + 1):
         fwd_at[l] = during[spine[l - 1]]
         fwd_before[l] = during[(spine[l - 2] + 1 if l > 1 else 0):spine[l - 1]].max(initial=0)
     sweep, sweep_bg, window = np.full(L + 1, -1), np.zeros(L + 1), np.zeros(L + 1)
     read = [l for l in range(L, 0, -1) if first[l] >= 0]
-    pair = np.r_[size[:1], size[:-1] + size[1:]] if L else size
+    pair = (np.r_[size[:1], size[:-1] + size[1:]] if L else size) + scratch
     sweep[read[0]] = spine[-1] + 1
     # A lower layer is recomputed at the stage between the reads of the one above and
     # its own where the sweep from the arguments and the wait for the read cost least.
@@ -288,7 +301,7 @@ def _measure(graph, users, spine, first, last) -> Chain:
         stages = np.arange(sweep[l], end)
         window[l] = (during[stages] + size[l] * (stages <= last[l])).max(initial=0)
         sweep_bg[l] = across[sweep[l]]
-    return Chain(spine, size, flops, first, last, fwd_at, fwd_before, sweep, sweep_bg, window)
+    return Chain(spine, size, flops, first, last, fwd_at, fwd_before, sweep, sweep_bg, window, scratch)
 
 
 # ---- the dynamic programs ----------------------------------------------------------------
@@ -320,10 +333,12 @@ class _Terms:
         self.below = below
         self.fcum = np.cumsum(chain.flops).astype(float)
         # Memory of recomputing layer p from p - 1 (held when p - 1 is the sweep's start):
-        self.pair = np.r_[b[:1], b[:-1] + b[1:]]
+        scratch = chain.scratch.astype(float)
+        self.start = b + scratch  # ... of the sweep's first layer, whose input is held
+        self.pair = np.r_[b[:1], b[:-1] + b[1:]] + scratch
         # ... and of the forward computing it.
-        self.fwd_first = np.maximum(chain.fwd_before, chain.fwd_at + b)
-        self.fwd_pair = np.maximum(chain.fwd_before, chain.fwd_at + b) + np.r_[0.0, b[:-1]]
+        self.fwd_first = np.maximum(chain.fwd_before, chain.fwd_at + self.start)
+        self.fwd_pair = self.fwd_first + np.r_[0.0, b[:-1]]
         self.slots = np.arange(self.top + 1)
 
     def held(self, slots) -> np.ndarray:
@@ -370,7 +385,7 @@ def _multi_level(terms: _Terms):
                 continue
             ks = np.arange(a + 1, i + 1)
             rest = terms.running_max(terms.pair, a, i)
-            ok, hp = terms.step(a, ks, chain.sweep_bg[i] + terms.b[a + 1], chain.sweep_bg[i] + rest)
+            ok, hp = terms.step(a, ks, chain.sweep_bg[i] + terms.start[a + 1], chain.sweep_bg[i] + rest)
             total = (terms.fcum[ks] - terms.fcum[a])[:, None] + _next(terms, opt, a, ks, hp)
             deeper = ks < i
             if deeper.any():
@@ -393,7 +408,7 @@ def _single_level(terms: _Terms):
     cost = np.full((L + 1, m), _INF)
     limit = np.full((L + 1, m), -1, dtype=np.int64)
     a = np.arange(L + 1)
-    start = terms.b[np.minimum(a + 1, L)]
+    start = terms.start[np.minimum(a + 1, L)]
     rest = np.full(L + 1, -_INF)  # rest[a]: most pair bytes over layers a+2..l
 
     def room(used):

@@ -17,18 +17,23 @@
 
   (:func:`tensorad.dialects.record.flops_of` reads them from the records.)
 
+* **Scratch bytes** of an op: the temporaries its lowering allocates
+  besides its results (a convolution's padded and shifted copies of its
+  input, a contraction's transposed operand), from the ``scratch`` rule of
+  its record (:func:`tensorad.dialects.record.scratch_bytes_of`); they are
+  live while the op runs, and only then.
 * **Live bytes of a schedule** (:func:`simulate`): a schedule runs the nodes of
   a :class:`~.graph.Graph` in order, and before node ``t`` recomputes the
   nodes ``recompute[t]`` (in ascending order); every read takes the latest
   copy of a value. A copy is allocated when it runs and freed right after its
   last read (what ``tad-free-after-last-use`` makes the code do); results
   live to the end, and a view keeps its source alive. :func:`simulate` walks
-  that schedule one op at a time: while an op runs, its inputs, its result
-  and every copy still to be read are live. That count is the figure every
-  tier plans against and the pass checks against the budget; it is the
-  allocator's count (the runtime's ``peak_live_bytes``) when the lowered code
-  allocates nothing else, and more than it when bufferization writes a result
-  in place.
+  that schedule one op at a time: while an op runs, its inputs, its result,
+  its scratch bytes and every copy still to be read are live. That count is
+  the figure every tier plans against and the pass checks against the
+  budget; it is the allocator's count (the runtime's ``peak_live_bytes``)
+  when the scratch rules are exact, and more than it when bufferization
+  writes a result in place.
 
 Examples
 --------
@@ -42,35 +47,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from math import prod
 
 from mlir import ir
 
-
-
-# Bufferization aligns every allocation to 64 bytes, and the lowered code asks
-# the allocator for that much more than the buffer needs, to align it itself.
-ALLOCATION_PADDING = 64
-
-
-def allocation_bytes(t: ir.Type) -> int:
-    """Bytes the code allocates for a buffer of type ``t`` (padding included)."""
-    size = bytes_of(t)
-    return size + ALLOCATION_PADDING if size else 0
-
-
-def bytes_of(t: ir.Type) -> int:
-    """Bytes of a ranked tensor of type ``t`` (0 for anything else); a dynamic dim (``?``) counts as 1.
-
-    Sizes known at run time only give a lower bound: ``tad-remat`` refuses a
-    budget for them (:func:`tensorad.passes.remat.plan_function`).
-    """
-    if not isinstance(t, ir.RankedTensorType):
-        return 0
-    element = t.element_type
-    width = element.width if isinstance(element, ir.IntegerType) else \
-        ir.FloatType(element).width if isinstance(element, ir.FloatType) else 64
-    return prod(1 if ir.ShapedType.is_dynamic_size(n) else n for n in t.shape) * max(1, width // 8)
+# Bytes of a tensor and of its allocation (padding included): the records' count,
+# which their scratch rules use too.
+from tensorad.dialects.record import allocation_bytes, tensor_bytes as bytes_of  # noqa: F401
 
 
 def short_location(location: ir.Location) -> str:
@@ -147,8 +129,8 @@ def simulate(graph, recompute: dict) -> Timeline:
         by_event[v] += graph.nodes[node].bytes
         by_event[last_read[v] + 1] -= graph.nodes[node].bytes
     live, total = [], 0
-    for e in range(len(events)):
+    for e, (_, node, _) in enumerate(events):
         total += by_event[e]
-        live.append(total)
+        live.append(total + graph.nodes[node].scratch)
     flops = sum(graph.nodes[node].flops for _, node, again in events if again)
     return Timeline(events, live, max(live, default=0), flops, reads)

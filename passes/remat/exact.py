@@ -18,8 +18,8 @@ region are not kept past the end marker; ops with side effects are never
 recomputed. ``F[t, i, j]`` may be 1 only if ``j`` runs, no later event of the
 stage reads ``i`` and ``i`` is not kept into ``t + 1``. Memory:
 ``M[t, first] = sum S[t, i] b_i + R b``, ``M[t, j] = M[t, j'] - sum_i F[t, i, j'] b_i
-+ R[t, j] b_j`` for consecutive events ``j' < j``, and every ``M`` fits the
-budget: exactly :func:`.cost.simulate`'s count, op by op, for the least ``S``
++ R[t, j] b_j`` for consecutive events ``j' < j``, and every ``M`` plus the
+event's scratch bytes (``R[t, j] s_j``, or ``s_t``) fits the budget: exactly :func:`.cost.simulate`'s count, op by op, for the least ``S``
 and the greatest ``F`` that a choice of ``R`` allows (which is why only ``R``
 needs to be integer). Objective: least recomputed FLOPs (plus one per
 recomputation, so that nothing is recomputed for free).
@@ -35,7 +35,7 @@ Examples
 >>> module, graph = example()
 >>> solution = solve(graph, 11577)  # 90% of store-all
 >>> solution.recompute, solution.status, solution.gap
-({13: [0, 1]}, 'optimal', 0.0)
+({13: [0], 17: [1]}, 'optimal', 0.0)
 """
 
 from __future__ import annotations
@@ -220,15 +220,16 @@ def _milp(p: _Program, objective: np.ndarray, budget: float | None, node_limit: 
     from scipy.sparse import coo_matrix
 
     rows, lower, upper = list(p.rows), list(p.lower), list(p.upper)
-    for m in p.memory.values():
-        if p.budget is None:
-            rows.append({m: 1.0})
-            lower.append(-np.inf)
-            upper.append(budget)
-        else:
-            rows.append({m: 1.0, p.budget: -1.0})
-            lower.append(-np.inf)
-            upper.append(0.0)
+    for (t, j), m in p.memory.items():
+        # While event j runs its temporaries are live too: a recomputation's only if it runs.
+        scratch = float(p.graph.nodes[j].scratch)
+        terms = {m: 1.0, p.again[t, j]: scratch} if j < t and scratch else {m: 1.0}
+        constant = 0.0 if j < t else scratch
+        if p.budget is not None:
+            terms[p.budget] = -1.0
+        rows.append(terms)
+        lower.append(-np.inf)
+        upper.append((budget if p.budget is None else 0.0) - constant)
     data, ri, ci = [], [], []
     for r, terms in enumerate(rows):
         for c, v in terms.items():

@@ -31,7 +31,7 @@ from mlir import ir
 from mlir.dialects import func
 
 from tensorad.dialects import builder, make_context
-from tensorad.dialects.record import Trait, flops_of, has_trait
+from tensorad.dialects.record import Trait, flops_of, has_trait, scratch_bytes_of
 
 from ..registry import run_pipeline
 from . import cost
@@ -70,6 +70,8 @@ class Node:
         Bytes of its values themselves, as reports show them.
     flops : int
         What recomputing it costs (see :mod:`.cost`).
+    scratch : int
+        Bytes of the temporaries its ops' lowerings allocate, live while it runs.
     alias_of : int or None
         For a view, the node whose buffer it shares.
     recomputable : bool
@@ -86,6 +88,7 @@ class Node:
     value_bytes: int = 0
     recomputable: bool = True
     name: Optional[str] = None
+    scratch: int = 0
 
     @property
     def root(self) -> ir.Operation:
@@ -224,7 +227,8 @@ def build(function: ir.Operation) -> Graph:
                     flops=sum(flops_of(op) for op in group),
                     alias_of=inputs[0] if alias else None,
                     value_bytes=sum(cost.bytes_of(r.type) for r in root.results),
-                    recomputable=not any(_has_side_effects(op) for op in group), name=name)
+                    recomputable=not any(_has_side_effects(op) for op in group), name=name,
+                    scratch=0 if view else sum(scratch_bytes_of(op) for op in group))
         for result in root.results:
             node_of_value[result] = len(nodes)
         nodes.append(node)

@@ -1,0 +1,156 @@
+"""tad-remat counts the temporaries that lowerings allocate (the records' scratch rules), so budgets hold measured."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from mlir import ir
+from mlir.dialects import func
+
+import tensorad as ta
+import tensorad.numpy as tnp
+from tensorad import tree
+from tensorad.compiler import Lowered
+from tensorad.passes.remat import cost, mincut
+from tensorad.passes.remat.graph import build
+from tensorad.runtime import last_call_stats
+from tensorad.tracing import TraceState
+
+
+def _small_unet(ws, x):
+    """Convolutions (stride 1 and 2, padded), pooling with padding, a skip, a transposed contraction."""
+    h = ta.nn.relu(ta.nn.conv2d(x, ws[0], padding=1))
+    down = ta.nn.conv2d(ta.nn.avg_pool2d(h, 2), ws[1], padding=1)
+    strided = ta.nn.conv2d(h, ws[2], stride=2, padding=1)
+    pooled = ta.nn.max_pool2d(down + strided, 3, stride=1, padding=1)
+    up = tnp.repeat(tnp.repeat(pooled, 2, axis=2), 2, axis=3)
+    y = ta.nn.conv2d(tnp.concatenate([up, h], axis=1), ws[3], padding=1)
+    flat = y.reshape(y.shape[0], -1)
+    return ((flat @ ws[4].T) ** 2).sum()
+
+
+def _unet_args():
+    rng = np.random.default_rng(0)
+    shapes = [(4, 2, 3, 3), (4, 4, 3, 3), (4, 4, 3, 3), (2, 8, 3, 3), (3, 2 * 8 * 8)]
+    ws = [(rng.standard_normal(s) * 0.3).astype(np.float32) for s in shapes]
+    return ws, rng.standard_normal((2, 2, 8, 8)).astype(np.float32)
+
+
+@pytest.fixture(scope="module")
+def unet_graph():
+    ws, x = _unet_args()
+    text = ta.jit(ta.grad(_small_unet)).lower(ws, x).as_text("differentiated")
+    module = ir.Module.parse(text, TraceState.context())
+    return module, build(module.body.operations[0].operation)
+
+
+def _numpy_dtype(t: ir.RankedTensorType):
+    return {"f32": np.float32, "f64": np.float64, "i1": np.bool_, "i32": np.int32, "i64": np.int64}[
+        str(t.element_type)]
+
+
+def _measured_scratch(node) -> int:
+    """Peak live bytes of the node's ops compiled alone (what they read passed in), less its result."""
+    members = set(node.ops)
+    outside = []
+    for op in node.ops:
+        for v in op.operands:
+            inside = not isinstance(v.owner, ir.Block) and v.owner.operation in members
+            if not inside and v not in outside:
+                outside.append(v)
+    results = list(node.root.results)
+    context = TraceState.context()
+    with context, ir.Location.unknown():
+        module = ir.Module.create()
+        with ir.InsertionPoint(module.body):
+            alone = func.FuncOp("main", ([v.type for v in outside], [r.type for r in results]))
+        with ir.InsertionPoint(alone.add_entry_block()):
+            newest = dict(zip(outside, alone.arguments))
+            for op in node.ops:
+                clone = op.clone()
+                for k, v in enumerate(clone.operands):
+                    if v in newest:
+                        clone.operands[k] = newest[v]
+                newest.update(zip(op.results, clone.results))
+            func.ReturnOp([newest[r] for r in results])
+        text = str(module)
+    in_avals = [(tuple(v.type.shape), _numpy_dtype(v.type)) for v in outside]
+    out_avals = [(tuple(r.type.shape), _numpy_dtype(r.type)) for r in results]
+    out_tree = tree.LEAF if len(results) == 1 else tree.flatten([0] * len(results))[1]
+    compiled = Lowered(ir.Module.parse(text, context), in_avals, out_tree, out_avals).compile()
+    rng = np.random.default_rng(0)
+    compiled([rng.standard_normal(shape).astype(dtype) for shape, dtype in in_avals])
+    return last_call_stats().peak_live_bytes - node.bytes
+
+
+def test_every_op_allocates_no_more_than_its_scratch_rule_says(unet_graph):
+    _, graph = unet_graph
+    checked, seen = 0, set()
+    for node in graph.nodes:
+        signature = tuple((op.name, str(op.attributes), tuple(str(v.type) for v in op.operands)) for op in node.ops)
+        if not node.bytes or signature in seen or not node.recomputable:
+            continue
+        seen.add(signature)
+        measured = _measured_scratch(node)
+        assert measured <= node.scratch, f"{[op.name for op in node.ops]}: {measured} > {node.scratch}"
+        checked += node.scratch > 0
+    assert checked >= 5  # convolutions, their gradients, pooling, a transposed contraction
+
+
+def test_simulate_counts_scratch_bytes_while_the_op_runs(unet_graph):
+    _, graph = unet_graph
+    timeline = cost.simulate(graph, {})
+    conv = next(k for k, (_, i, _) in enumerate(timeline.events) if graph.nodes[i].label == "tad.conv2d")
+    assert graph.nodes[timeline.events[conv][1]].scratch > 0
+    # The scratch is live at the op only: the next op starts without it.
+    without = [live - graph.nodes[i].scratch for live, (_, i, _) in zip(timeline.live, timeline.events)]
+    assert timeline.live[conv] - without[conv] == graph.nodes[timeline.events[conv][1]].scratch
+    assert mincut.lower_bound(graph) >= max(n.scratch + n.bytes for n in graph.nodes)
+
+
+def test_every_accepted_budget_holds_when_measured():
+    ws, x = _unet_args()
+    step = ta.grad(_small_unet)
+    store_all = ta.memory_report(step, ws, x)
+    assert store_all.measured_peak_bytes <= store_all.functions[0].predicted_peak_bytes
+    expected = step(ws, x)
+    floor = None
+    for fraction in (0.9, 0.75, 0.6):
+        budget = int(fraction * store_all.functions[0].predicted_peak_bytes)
+        try:
+            report = ta.memory_report(ta.jit(step, memory_budget=budget), ws, x)
+        except ta.CompileError as err:
+            floor = err
+            break
+        assert report.measured_peak_bytes <= budget
+        got = ta.jit(step, memory_budget=budget)(ws, x)
+        for a, b in zip(got, expected):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    assert floor is None or "smallest feasible budget" in str(floor)
+
+
+def test_the_report_predicts_the_rewritten_program_and_it_fits():
+    from tensorad.passes.remat import plan_function, rewritten_peak
+    from tensorad.passes.remat.graph import example
+
+    module, graph = example(layers=4, batch=64, width=16)
+    function = module.body.operations[0].operation
+    store_all = cost.simulate(graph, {}).peak
+    budget = int(0.85 * store_all)
+    with module.context:
+        report = plan_function(function, budget, tier="chain")
+    assert report.predicted_peak_bytes <= budget
+    assert report.predicted_peak_bytes == cost.simulate(build(function), {}).peak
+    with module.context:
+        assert rewritten_peak(function, {}) == report.predicted_peak_bytes  # the copy leaves no trace
+    assert len(list(module.body.operations)) == 1
+
+
+def test_the_lower_bound_is_below_every_tiers_floor():
+    from tensorad.passes.remat import chain
+    from tensorad.passes.remat.graph import example
+
+    _, graph = example(layers=4, batch=64, width=16)
+    bound = mincut.lower_bound(graph)
+    assert 0 < bound <= chain.smallest_budget(chain.find(graph))
+    assert bound <= mincut.solve(graph, 0).smallest
