@@ -1,0 +1,58 @@
+"""Contractions whose loops tad-collapse-contraction-loops merges compute what numpy computes, forward and back."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tensorad as ta
+import tensorad.numpy as tnp
+
+RNG = np.random.default_rng(7)
+
+
+def _array(*shape, dtype=np.float64):
+    return RNG.standard_normal(shape).astype(dtype)
+
+
+CASES = {
+    # (function of tnp, the same with numpy, operand shapes)
+    "3-d @ 2-d": (lambda x, w: x @ w, lambda x, w: x @ w, [(3, 5, 7), (7, 4)]),
+    "two contracting dims": (lambda x, c: tnp.tensordot(x, c, axes=([0, 1], [0, 1])),
+                             lambda x, c: np.tensordot(x, c, axes=([0, 1], [0, 1])), [(3, 5, 7), (3, 5, 4)]),
+    "reshape into the product": (lambda x, c: x.reshape(15, 7).T @ c.reshape(15, 4),
+                                 lambda x, c: x.reshape(15, 7).T @ c.reshape(15, 4), [(3, 5, 7), (3, 5, 4)]),
+    "two batch dims": (lambda q, k: q @ tnp.transpose(k, (0, 1, 3, 2)),
+                       lambda q, k: q @ np.transpose(k, (0, 1, 3, 2)), [(2, 3, 5, 6), (2, 3, 4, 6)]),
+    "einsum over three dims": (lambda a, b: tnp.einsum("abcij,abcjk->ik", a, b),
+                               lambda a, b: np.einsum("abcij,abcjk->ik", a, b), [(2, 2, 3, 4, 5), (2, 2, 3, 5, 6)]),
+    "out-of-order dims (left alone)": (lambda x, c: tnp.tensordot(x, c, axes=([1, 0], [0, 1])),
+                                       lambda x, c: np.tensordot(x, c, axes=([1, 0], [0, 1])), [(3, 5, 7), (5, 3, 4)]),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_values_and_gradients_match_numpy(name):
+    f, reference, shapes = CASES[name]
+    args = [_array(*s) for s in shapes]
+    np.testing.assert_allclose(ta.jit(f)(*args), reference(*args), rtol=1e-12, atol=1e-12)
+    # The gradient of <f(args), cotangent> with respect to each argument, against numpy's
+    # product rule through forward differences of the (linear) function.
+    cotangent = _array(*np.shape(reference(*args)))
+    grads = ta.jit(ta.grad(lambda *a: (f(*a) * cotangent).sum(), argnums=tuple(range(len(args)))))(*args)
+    for k, (arg, grad) in enumerate(zip(args, grads)):
+        expected = np.zeros_like(arg)
+        for index in np.ndindex(arg.shape):
+            basis = [a.copy() if i != k else np.zeros_like(a) for i, a in enumerate(args)]
+            basis[k][index] = 1.0
+            expected[index] = (reference(*basis) * cotangent).sum()
+        np.testing.assert_allclose(grad, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_float32_weight_gradient_of_a_3d_product_matches_the_2d_one():
+    x, c = _array(8, 128, 64, dtype=np.float32), _array(8, 128, 96, dtype=np.float32)
+    three = ta.jit(lambda x, c: tnp.tensordot(x, c, axes=([0, 1], [0, 1])))(x, c)
+    two = ta.jit(lambda x, c: x.T @ c)(x.reshape(-1, 64), c.reshape(-1, 96))
+    np.testing.assert_allclose(three, two, rtol=1e-6, atol=1e-4)
+    np.testing.assert_allclose(three, np.tensordot(x.astype(np.float64), c, axes=([0, 1], [0, 1])),
+                               rtol=1e-4, atol=1e-3)
