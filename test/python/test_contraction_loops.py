@@ -56,3 +56,42 @@ def test_float32_weight_gradient_of_a_3d_product_matches_the_2d_one():
     np.testing.assert_allclose(three, two, rtol=1e-6, atol=1e-4)
     np.testing.assert_allclose(three, np.tensordot(x.astype(np.float64), c, axes=([0, 1], [0, 1])),
                                rtol=1e-4, atol=1e-3)
+
+
+def _random_einsum(rng):
+    """A two-operand einsum spec over 3-6 letters, some dims out of order, and its operand sizes."""
+    while True:
+        letters = "abcdef"[:int(rng.integers(3, 7))]
+        sizes = {letter: int(rng.integers(1, 6)) for letter in letters}
+        lhs, rhs = [], []
+        for letter in letters:
+            side = rng.integers(0, 3)
+            if side in (0, 2):
+                lhs.append(letter)
+            if side in (1, 2):
+                rhs.append(letter)
+        if lhs and rhs:
+            break
+    for operand in (lhs, rhs):
+        if rng.random() < 0.3:
+            rng.shuffle(operand)
+    shared = [c for c in letters if c in lhs and c in rhs]
+    out = [c for c in letters if (c in lhs) != (c in rhs)] + [c for c in shared if rng.random() < 0.4]
+    return f"{''.join(lhs)},{''.join(rhs)}->{''.join(out)}", sizes
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_einsums_and_their_gradients_match_numpy(seed):
+    rng = np.random.default_rng(seed)
+    spec, sizes = _random_einsum(rng)
+    (lhs, rhs), out = spec.split("->")[0].split(","), spec.split("->")[1]
+    a = rng.standard_normal([sizes[c] for c in lhs])
+    b = rng.standard_normal([sizes[c] for c in rhs])
+    expected = np.einsum(spec, a, b)
+    np.testing.assert_allclose(ta.jit(lambda a, b: tnp.einsum(spec, a, b))(a, b), expected, rtol=1e-10, atol=1e-10)
+    cotangent = rng.standard_normal(expected.shape)
+    ga, gb = ta.jit(ta.grad(lambda a, b: (tnp.einsum(spec, a, b) * cotangent).sum(), argnums=(0, 1)))(a, b)
+    # Each gradient is the einsum of the other operand with the cotangent (a letter of one
+    # operand alone is always in the output, so every letter of the gradient is there).
+    np.testing.assert_allclose(ga, np.einsum(f"{rhs},{out}->{lhs}", b, cotangent), rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(gb, np.einsum(f"{lhs},{out}->{rhs}", a, cotangent), rtol=1e-10, atol=1e-10)
