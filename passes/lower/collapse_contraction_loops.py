@@ -55,64 +55,32 @@ from tensorad.dialects.families.linalg import operand_segments
 from tensorad.dialects.linalg_builder import contract, iterator_kinds
 
 from ..walk import collect
+from .raise_contractions import contraction_dims
 
 # What a structured op carries itself; any other attribute is moved to the new op.
 _INHERENT = {"indexing_maps", "iterator_types", "operandSegmentSizes", "doc", "library_call", "cast"}
 
 
-def _loops_read(op: ir.Operation) -> Optional[list]:
-    """Per operand (inputs, then the init), the loop each of its dims reads; None unless every map is a plain permutation of loops."""
-    reads = []
-    for attr in op.attributes["indexing_maps"]:
-        results = ir.AffineMapAttr(attr).value.results
-        if not all(isinstance(e, ir.AffineDimExpr) for e in results):
-            return None
-        dims = [e.position for e in results]
-        if len(set(dims)) != len(dims):
-            return None
-        reads.append(dims)
-    return reads
+def _contraction(op: ir.Operation) -> Optional[tuple]:
+    """The loops each operand of ``op`` reads, if it is a contraction with a contracting loop; else None.
 
-
-def _is_multiply_add(op: ir.Operation) -> bool:
-    """Whether the ``linalg.generic`` ``op``'s body is ``out + a * b`` of its two inputs and its init, on floats."""
-    block = op.regions[0].blocks[0]
-    body = list(block.operations)
-    if len(body) != 3 or [o.name for o in body] != ["arith.mulf", "arith.addf", "linalg.yield"]:
-        return False
-    a, b, out = block.arguments
-    multiply, add, yield_ = body
-    return ({multiply.operands[0], multiply.operands[1]} == {a, b} and a != b
-            and {add.operands[0], add.operands[1]} == {out, multiply.results[0]}
-            and yield_.operands[0] == add.results[0])
-
-
-def _contraction(op: ir.Operation) -> Optional[list]:
-    """The loops each operand of ``op`` reads, if ``op`` is a contraction of two static tensors into one; else None."""
-    if op.name not in ("linalg.contract", "linalg.generic") or len(op.results) != 1:
-        return None
-    inputs, inits = operand_segments(op)
-    operands = inputs + inits
-    if len(inputs) != 2 or len(inits) != 1 or not all(
-            isinstance(v.type, ir.RankedTensorType) and v.type.has_static_shape for v in operands):
-        return None
-    reads = _loops_read(op)
-    if reads is None:
+    A contraction as :func:`.raise_contractions.contraction_dims` says, whose
+    iterators (a generic's) agree with its output's map.
+    """
+    dims = contraction_dims(op)
+    if dims is None:
         return None
     n_loops = ir.AffineMapAttr(op.attributes["indexing_maps"][0]).value.n_dims
-    reduced = [loop not in reads[2] for loop in range(n_loops)]
-    if op.name == "linalg.generic":
-        if not isinstance(inits[0].type.element_type, ir.FloatType) or not _is_multiply_add(op) or \
-                [kind == "reduction" for kind in iterator_kinds(op)] != reduced:
-            return None
-    # Every loop is read by an input (a loop only the init reads would be a broadcast).
-    if not any(reduced) or any(loop not in reads[0] + reads[1] for loop in range(n_loops)):
+    reduced = [loop not in dims[2] for loop in range(n_loops)]
+    if not any(reduced) or (op.name == "linalg.generic"
+                            and [kind == "reduction" for kind in iterator_kinds(op)] != reduced):
         return None
-    return reads
+    return dims
 
 
-def _groups(reads: list, n_loops: int) -> list:
+def _groups(reads: tuple) -> list:
     """Runs of consecutive loops of one kind that every operand reads together, at consecutive dims in order."""
+    n_loops = len(set(reads[0]) | set(reads[1]))  # every loop is read by an input
     reduced = [loop not in reads[2] for loop in range(n_loops)]
     groups = [[0]]
     for loop in range(1, n_loops):
@@ -144,7 +112,7 @@ def _collapse(value: ir.Value, dims: list, group_of: dict) -> tuple:
     return collapsed.result, reassociation, loops
 
 
-def _rewrite(op: ir.Operation, reads: list, groups: list) -> None:
+def _rewrite(op: ir.Operation, reads: tuple, groups: list) -> None:
     """Replace ``op`` by a ``linalg.contract`` over ``groups`` (one loop each) of collapsed operands."""
     group_of = {loop: g for g, group in enumerate(groups) for loop in group}
     inputs, inits = operand_segments(op)
@@ -171,6 +139,6 @@ def run(op: ir.Operation, pass_) -> None:
         reads = _contraction(candidate)
         if reads is None:
             continue
-        groups = _groups(reads, ir.AffineMapAttr(candidate.attributes["indexing_maps"][0]).value.n_dims)
+        groups = _groups(reads)
         if any(len(group) > 1 for group in groups):
             _rewrite(candidate, reads, groups)

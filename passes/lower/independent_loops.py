@@ -77,15 +77,18 @@ def run(op: ir.Operation, pass_, options: IndependentLoopOptions = IndependentLo
     """Turn every marked ``scf.for`` inside ``op`` that has the expected form and enough work into an ``scf.forall``."""
     for loop in collect(op, lambda inner: inner.name == "scf.for" and MARK in inner.attributes):
         insert = _yielded_insert(loop)
-        if insert is not None and _iteration_work(loop) >= options.min_work:
+        if insert is None:
+            continue
+        work = _iteration_work(loop)
+        if work is None or work >= options.min_work:
             _to_forall(loop, insert)
 
 
-def _iteration_work(loop: ir.Operation) -> int:
+def _iteration_work(loop: ir.Operation) -> Optional[int]:
     """Loop iterations of the linalg ops one iteration of ``loop`` runs, times the trip counts of the loops around them.
 
-    A linalg op of dynamic shape, or a loop of unknown trip count, makes the
-    work count as enough: the loop is threaded as the mark asks.
+    None (unknown: the loop is threaded as the mark asks) when a linalg op has
+    a dynamic shape or a loop around one has a trip count known at run time only.
     """
     work = 0
     for inner in collect(loop, lambda o: o.name.startswith("linalg.")):
@@ -93,13 +96,13 @@ def _iteration_work(loop: ir.Operation) -> int:
             continue
         own = _own_work(inner)
         if own is None:
-            return MIN_ITERATION_WORK
+            return None
         trips, parent = 1, inner.parent
         while parent is not None and parent != loop:
             if parent.name == "scf.for":
                 bounds = [_constant(v) for v in parent.operands[:3]]
                 if None in bounds or bounds[2] <= 0:
-                    return MIN_ITERATION_WORK
+                    return None
                 trips *= max(0, -(-(bounds[1] - bounds[0]) // bounds[2]))
             parent = parent.parent
         work += trips * own

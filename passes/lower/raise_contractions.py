@@ -69,23 +69,31 @@ def _dims(m: ir.AffineMap) -> Optional[list]:
     return [e.position for e in m.results]
 
 
-def _contraction(generic: ir.Operation) -> Optional[tuple]:
-    """``(lhs dims, rhs dims, out dims)`` of a generic computing ``out + lhs * rhs``; None otherwise."""
-    inputs, outputs = operand_segments(generic)
+def contraction_dims(op: ir.Operation) -> Optional[tuple]:
+    """``(lhs dims, rhs dims, out dims)``: the loop each dim of each operand reads, for a contraction; None otherwise.
+
+    A contraction is a ``linalg.contract``, or a ``linalg.generic`` computing
+    ``out + lhs * rhs`` on floats of one type, of two static tensors into one,
+    reading plain loop indices, each loop read by both inputs or by one
+    input and the output (``tad-collapse-contraction-loops`` reads it too).
+    """
+    if op.name not in ("linalg.contract", "linalg.generic"):
+        return None
+    inputs, outputs = operand_segments(op)
     if len(inputs) != 2 or len(outputs) != 1:
         return None
     types = [v.type for v in inputs + outputs]
     if any(not isinstance(t, ir.RankedTensorType) or not t.has_static_shape for t in types):
         return None
-    if len({t.element_type for t in types}) != 1 or not isinstance(types[0].element_type, ir.FloatType):
+    if op.name == "linalg.generic" and (
+            len({t.element_type for t in types}) != 1 or not isinstance(types[0].element_type, ir.FloatType)
+            or _body_operands(op) is None):
         return None
-    if _body_operands(generic) is None:
-        return None
-    maps = [_dims(ir.AffineMapAttr(m).value) for m in generic.attributes["indexing_maps"]]
+    maps = [_dims(ir.AffineMapAttr(m).value) for m in op.attributes["indexing_maps"]]
     if any(m is None for m in maps):
         return None
     lhs, rhs, result = maps
-    for d in range(ir.AffineMapAttr(generic.attributes["indexing_maps"][0]).value.n_dims):
+    for d in range(ir.AffineMapAttr(op.attributes["indexing_maps"][0]).value.n_dims):
         where = (d in lhs, d in rhs, d in result)
         if where not in ((True, True, True), (True, True, False), (True, False, True), (False, True, True)):
             return None  # a loop only one input reads and the output does not: not a dot product
@@ -238,7 +246,7 @@ def run(op: ir.Operation, pass_) -> None:
         generic = _generic_form(candidate, scratch)
         if generic is None:
             continue
-        dims = _contraction(generic)
+        dims = contraction_dims(generic)
         if dims is not None:
             _raise(candidate, dims)
             continue
