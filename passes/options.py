@@ -36,6 +36,7 @@ tensorad.passes.options.OptionError: pass 'tile': option 'size' cannot be '-2': 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import math
 import typing
@@ -78,6 +79,7 @@ def option(default: Any, doc: str, *, check: Optional[Callable[[Any], bool]] = N
                                                         "parse": parse})
 
 
+@functools.lru_cache(maxsize=None)  # read on every compile, for each of its ~30 passes
 def options_class(entry: Callable) -> Optional[type]:
     """The options class of a pass entry (the type of its ``options`` default), or None when it has none.
 

@@ -108,7 +108,7 @@ def _apply(scheduled: Sequence[tuple]) -> None:
     options = interpreter.TransformOptions()
     options.expensive_checks = False
     for op, loops, s in scheduled:
-        to_contract = contracts_in_vectors(loops, s)
+        to_contract = not s.partial and contracts_in_vectors(loops, s)
         key = (repr(s), to_contract)  # ops with the same tiles share one script
         if key not in scripts:
             scripts[key] = _script(s, to_contract)
@@ -153,9 +153,19 @@ def _script(s: Schedule, to_contract: bool) -> ir.Module:
                 outer = outer or loops[0]
                 if level == "reduction":
                     reduction_loops = loops
+        vectorized = [handle]
+        if s.partial:
+            # Partial results: a fill of the accumulator tile, the loop accumulating
+            # into it elementwise, and the reduction across its lanes after the loop.
+            fills, handle, combining, partial_loop = structured.TileReductionUsingForOp(
+                [any_op], any_op, any_op, any_op, handle, tile_sizes=s.partial).results
+            vectorized = [fills, handle, combining]
+            reduction_loops = [partial_loop]
+            outer = outer or partial_loop
         if outer is None:  # nothing tiled: the patterns apply inside the op's own region (_enclose)
             outer = transform.GetParentOp(any_op, handle).result
-        structured.VectorizeOp(handle)
+        for target in vectorized:
+            structured.VectorizeOp(target)
         # A multiply feeding a reduction becomes a vector.contract before
         # canonicalization folds unit reductions away, where that is safe (see
         # contracts_in_vectors); elsewhere a multi_reduction of the product is as fast.
@@ -170,13 +180,16 @@ def _script(s: Schedule, to_contract: bool) -> ir.Module:
             # Constants made inside the loop first move out, so the tile's indices are invariant.
             transform.ApplyLoopInvariantCodeMotionOp(reduction_loop)
             loop.HoistLoopInvariantSubsetsOp(reduction_loop)
-        with ir.InsertionPoint(transform.ApplyPatternsOp(outer).patterns):
+        with ir.InsertionPoint(transform.ApplyPatternsOp(outer, apply_cse=bool(s.partial)).patterns):
             vector.ApplyLowerContractionPatternsOp(lowering_strategy=vector.VectorContractLowering.OuterProduct)
             vector.ApplyLowerOuterProductPatternsOp()
             vector.ApplyLowerMultiReductionPatternsOp(
                 lowering_strategy=vector.VectorMultiReductionLowering.InnerReduction)
             vector.ApplyLowerTransposePatternsOp(lowering_strategy=vector.VectorTransposeLowering.Shuffle16x16)
             vector.ApplyCastAwayVectorLeadingOneDimPatternsOp()
+            if s.partial:
+                # The hoisted accumulator's write and read of its tile fold away, and the tile with them.
+                transform.ApplyCanonicalizationPatternsOp()
         transform.YieldOp()
     return script
 

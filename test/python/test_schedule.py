@@ -74,10 +74,20 @@ def test_a_packed_matmul_takes_its_cache_tile_in_panels():
     assert s.cache == [0, 16, 256, 0] and s.register == [8, 1, 0, 0]
 
 
-def test_a_contraction_without_a_streamed_operand_is_tiled_as_any_op():
-    # A row-vector dot: the innermost loop is a reduction, so no register tile of a matmul.
+def test_a_contraction_without_a_streamed_operand_reduces_into_partial_results():
+    # A matrix-vector product: the innermost loop is a reduction, so no register tile
+    # of a matmul; four rows accumulate 32 partial sums each across it.
     loops = Loops([8, 256], [True, False], [[0, 1], [1], [0]], 2, 32)
-    assert choose(loops, True, 512, 1) == Schedule(register=[1, 64])
+    assert choose(loops, True, 512, 1) == Schedule(register=[4, 0], partial=[0, 32])
+    # Too short for two steps of partial results: one vector tile per row.
+    short = Loops([8, 16], [True, False], [[0, 1], [1], [0]], 2, 32)
+    assert choose(short, True, 512, 1) == Schedule(register=[1, 0])
+
+
+def test_a_reduction_read_across_its_loop_keeps_the_vector_tile():
+    # x[k, m] summed over k with k innermost: each vector would be a strided gather.
+    loops = Loops([64, 256], [True, False], [[1, 0], [0]], 1, 32)
+    assert choose(loops, False, 512, 1).partial is None
 
 
 def test_whole_tiles_are_dropped():
@@ -112,3 +122,9 @@ def test_a_large_matmul_packs_its_streamed_operand_in_register_tile_panels():
 ], ids=["few_rows", "small_operand", "one_panel"])
 def test_other_matmuls_are_not_packed(loops):
     assert pack_plan(loops, 512) is None
+
+
+def test_partial_results_take_rows_of_the_innermost_loop_longer_than_one():
+    # sum(y, axis=-1, keepdims=True) fused into its reader: loops (8, 128, 1, 256).
+    loops = Loops([8, 128, 1, 256], [True, True, True, False], [[0, 1, 2, 3], [0, 1, 2]], 1, 32)
+    assert choose(loops, False, 512, 1) == Schedule(register=[1, 4, 0, 0], partial=[0, 0, 0, 32])

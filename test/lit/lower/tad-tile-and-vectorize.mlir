@@ -74,3 +74,30 @@ func.func @threads(%x: tensor<1024x1024xf32>, %y: tensor<1024x1024xf32>) -> tens
   } -> tensor<1024x1024xf32>
   return %0 : tensor<1024x1024xf32>
 }
+
+// -----
+
+// A reduction along the innermost loop: four rows at a time, each accumulating
+// 32 partial sums (two 512-bit registers of float32) across the loop in vector
+// registers, then reduced across lanes once per row, after the loop.
+// CHECK-LABEL: func.func @row_sums_of_squares
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c16 step %c4
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4x32xf32>
+// CHECK: %[[SUMS:.*]] = scf.for %{{.*}} = %{{.*}} to %c256 step %c32 iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (vector<4x32xf32>)
+// CHECK: %[[X:.*]] = vector.transfer_read {{.*}} : tensor<4x32xf32>, vector<4x32xf32>
+// CHECK: %[[SQ:.*]] = arith.mulf %[[X]], %[[X]] : vector<4x32xf32>
+// CHECK: %[[NEXT:.*]] = arith.addf %[[ACC]], %[[SQ]] : vector<4x32xf32>
+// CHECK: scf.yield %[[NEXT]] : vector<4x32xf32>
+// CHECK-COUNT-4: vector.reduction <add>, %{{.*}}, %{{.*}} : vector<32xf32> into f32
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: tensor.empty
+func.func @row_sums_of_squares(%x: tensor<16x256xf32>, %init: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]} ins(%x : tensor<16x256xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.mulf %a, %a : f32
+    %t = arith.addf %acc, %s : f32
+    linalg.yield %t : f32
+  } -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
