@@ -70,6 +70,9 @@ class Solution:
         The least peak the tier knows to be reachable, when it computed one.
     smallest_proven : bool
         Whether ``smallest`` is proven to be the least any schedule reaches.
+    closest : dict or None
+        A schedule whose peak is ``smallest``, when the tier keeps one (the
+        greedy tier's, when it fails to fit the budget).
     """
 
     recompute: dict | None
@@ -78,6 +81,7 @@ class Solution:
     gap: float
     smallest: int | None = None
     smallest_proven: bool = False
+    closest: dict | None = None
 
 
 def _horizons(graph) -> list:

@@ -135,11 +135,12 @@ def solve(graph, budget: int, start: dict | None = None) -> Solution:
 
     Returns a :class:`~.exact.Solution` with status ``"feasible"`` or
     ``"infeasible"``; its ``objective`` is the recomputed FLOPs, and
-    ``smallest`` the lowest peak the evictions reached.
+    ``smallest`` the lowest peak the evictions reached (``closest`` the
+    schedule that reached it).
     """
     recompute = start if start is not None else region_plan(graph)
     timeline = cost.simulate(graph, recompute)
-    smallest = timeline.peak
+    smallest, closest = timeline.peak, recompute
     while timeline.peak > budget:
         peak_stage = timeline.peak_stage()
         best, excess = None, _excess(timeline, budget)
@@ -155,9 +156,11 @@ def solve(graph, budget: int, start: dict | None = None) -> Solution:
                 if best is None or score > best[0]:
                     best = (score, candidate, trial)
         if best is None:
-            return Solution(None, "infeasible", float("inf"), float("inf"), smallest)
+            return Solution(None, "infeasible", float("inf"), float("inf"), smallest,
+                            closest={t: sorted(v) for t, v in closest.items() if v})
         _, recompute, timeline = best
-        smallest = min(smallest, timeline.peak)
+        if timeline.peak < smallest:
+            smallest, closest = timeline.peak, recompute
     plan = {t: sorted(v) for t, v in recompute.items() if v}
     return Solution(plan, "feasible", float(timeline.recompute_flops), float("nan"), smallest)
 

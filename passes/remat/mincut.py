@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import cost, greedy
+from . import cost, exact, greedy
 
 # Capacities are integers for scipy's max-flow; "infinite" must exceed any cut.
 _BIG = 2**52
@@ -94,16 +94,80 @@ def start_plan(graph, split: int) -> dict:
 def solve(graph, budget: int):
     """A schedule whose peak live bytes fit ``budget``: the cheaper repair of the cut and of store-all.
 
-    Returns a :class:`~.exact.Solution` (``recompute`` None when neither repair fits;
-    ``smallest`` is then the least peak either reached).
+    When neither repair reaches ``budget`` at once, each descends to it
+    (:func:`descend`) from its start and from the lowest peak it reached.
+
+    Returns a :class:`~.exact.Solution` (``recompute`` None when no schedule was
+    found; ``smallest`` is then the least peak reached).
     """
     split = _split(graph, cost.simulate(graph, {}))
-    tries = [greedy.solve(graph, budget, start) for start in (start_plan(graph, split), None)]
+    starts = (start_plan(graph, split), greedy.region_plan(graph))
+    tries = [greedy.solve(graph, budget, start) for start in starts]
     fitting = [s for s in tries if s.recompute is not None]
+    if not fitting:  # descend from each start, and from the lowest peak each repair reached
+        origins = [*starts, *(s.closest for s in tries if s.closest not in starts)]
+        tries = [descend(graph, origin, budget) for origin in origins]
+        fitting = [s for s in tries if s.recompute is not None]
     if fitting:
         return min(fitting, key=lambda s: s.objective)
-    best = min(tries, key=lambda s: s.smallest)
-    return best
+    return min(tries, key=lambda s: s.smallest)
+
+
+# The descent lowers its target peak by this fraction of store-all's peak at a time,
+# and by a sixteenth of it once that step gets stuck.
+DESCENT_STEP = 0.02
+
+
+def descend(graph, start: dict, budget: int):
+    """Repair ``start`` for ever lower targets, each time from the last schedule that fit, down to ``budget``.
+
+    :func:`.greedy.solve` asked for a low budget at once judges each eviction
+    by the bytes over that budget at every stage, and stops where no single
+    eviction lowers that sum, often far above what is reachable. Lowering the
+    target a step below the peak each time judges evictions by the peak
+    alone: on the small graphs the exact tier certifies, the floor this
+    reaches is the exact one (where the repair asked for a budget below the
+    floor stops 10-36% above it), or 16% above it on a small attention block.
+
+    Returns a :class:`~.exact.Solution`: the first schedule found within
+    ``budget`` (``recompute`` None when the descent gets stuck above it;
+    ``smallest`` is the least peak it reached).
+
+    Examples
+    --------
+    A three-layer MLP's gradient: the repair asked for budget 0 at once
+    stops at 10752 bytes; the descent reaches the floor the exact tier proves.
+
+    >>> from tensorad.passes.remat.graph import example
+    >>> module, graph = example(layers=3)
+    >>> greedy.solve(graph, 0).smallest, descend(graph, {}, 0).smallest, exact.smallest_budget(graph)
+    (10752, 8832, (8832, True))
+    """
+    plan = start
+    peak = cost.simulate(graph, plan).peak
+    step = max(1, int(DESCENT_STEP * cost.simulate(graph, {}).peak))
+    smallest_step = max(1, step // 16)
+    while peak > budget:
+        found = greedy.solve(graph, max(budget, peak - step), plan)
+        if found.recompute is not None:
+            plan, peak = found.recompute, cost.simulate(graph, found.recompute).peak
+            continue
+        if step > smallest_step:
+            step = smallest_step
+            continue
+        # Stuck on the peak alone: the evictions that lower the bytes over the
+        # budget summed over every stage may pass the stuck point; go on from the
+        # lowest peak they reach.
+        wide = greedy.solve(graph, budget, plan)
+        if wide.recompute is not None:
+            return wide
+        if wide.smallest >= peak:
+            return exact.Solution(None, "infeasible", float("inf"), float("inf"), peak, closest=plan)
+        plan, peak = wide.closest, wide.smallest
+        step = max(1, int(DESCENT_STEP * cost.simulate(graph, {}).peak))
+    timeline = cost.simulate(graph, plan)
+    plan = {t: sorted(v) for t, v in plan.items() if v}
+    return exact.Solution(plan, "feasible", float(timeline.recompute_flops), float("nan"), timeline.peak)
 
 
 def lower_bound(graph) -> int:
