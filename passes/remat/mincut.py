@@ -95,7 +95,8 @@ def solve(graph, budget: int):
     """A schedule whose peak live bytes fit ``budget``: the cheaper repair of the cut and of store-all.
 
     When neither repair reaches ``budget`` at once, each descends to it
-    (:func:`descend`) from its start and from the lowest peak it reached.
+    (:func:`descend`) from its start and from the lowest peaks the repairs
+    reached.
 
     Returns a :class:`~.exact.Solution` (``recompute`` None when no schedule was
     found; ``smallest`` is then the least peak reached).
@@ -104,8 +105,14 @@ def solve(graph, budget: int):
     starts = (start_plan(graph, split), greedy.region_plan(graph))
     tries = [greedy.solve(graph, budget, start) for start in starts]
     fitting = [s for s in tries if s.recompute is not None]
-    if not fitting:  # descend from each start, and from the lowest peak each repair reached
-        origins = [*starts, *(s.closest for s in tries if s.closest not in starts)]
+    if not fitting:
+        # Descend from each start, and from the lowest peak each repair reached, for
+        # this budget and for none at all (which judges evictions by the area of the
+        # timeline): the heuristics get stuck in different places.
+        origins = [*starts]
+        for reached in (*tries, *(greedy.solve(graph, 0, start) for start in starts)):
+            if reached.closest not in origins:
+                origins.append(reached.closest)
         tries = [descend(graph, origin, budget) for origin in origins]
         fitting = [s for s in tries if s.recompute is not None]
     if fitting:
