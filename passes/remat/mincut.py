@@ -108,9 +108,10 @@ def solve(graph, budget: int):
     if not fitting:
         # Descend from each start, and from the lowest peak each repair reached, for
         # this budget and for none at all (which judges evictions by the area of the
-        # timeline): the heuristics get stuck in different places.
+        # timeline), charging evictions either way: they get stuck in different places.
         origins = [*starts]
-        for reached in (*tries, *(greedy.solve(graph, 0, start) for start in starts)):
+        wide = [greedy.solve(graph, 0, start, charge, prune=False) for start in starts for charge in (True, False)]
+        for reached in (*tries, *wide):
             if reached.closest not in origins:
                 origins.append(reached.closest)
         tries = [descend(graph, origin, budget) for origin in origins]
@@ -125,7 +126,7 @@ def solve(graph, budget: int):
 DESCENT_STEP = 0.02
 
 
-def descend(graph, start: dict, budget: int):
+def descend(graph, start: dict, budget: int, charge_inputs: bool = False):
     """Repair ``start`` for ever lower targets, each time from the last schedule that fit, down to ``budget``.
 
     :func:`.greedy.solve` asked for a low budget at once judges each eviction
@@ -155,7 +156,7 @@ def descend(graph, start: dict, budget: int):
     step = max(1, int(DESCENT_STEP * cost.simulate(graph, {}).peak))
     smallest_step = max(1, step // 16)
     while peak > budget:
-        found = greedy.solve(graph, max(budget, peak - step), plan)
+        found = greedy.solve(graph, max(budget, peak - step), plan, charge_inputs, prune=False)
         if found.recompute is not None:
             plan, peak = found.recompute, cost.simulate(graph, found.recompute).peak
             continue
@@ -165,14 +166,15 @@ def descend(graph, start: dict, budget: int):
         # Stuck on the peak alone: the evictions that lower the bytes over the
         # budget summed over every stage may pass the stuck point; go on from the
         # lowest peak they reach.
-        wide = greedy.solve(graph, budget, plan)
+        wide = greedy.solve(graph, budget, plan, charge_inputs, prune=False)
         if wide.recompute is not None:
-            return wide
+            plan = wide.recompute
+            break
         if wide.smallest >= peak:
             return exact.Solution(None, "infeasible", float("inf"), float("inf"), peak, closest=plan)
         plan, peak = wide.closest, wide.smallest
         step = max(1, int(DESCENT_STEP * cost.simulate(graph, {}).peak))
-    timeline = cost.simulate(graph, plan)
+    plan, timeline = greedy.prune_plan(graph, plan, budget)
     plan = {t: sorted(v) for t, v in plan.items() if v}
     return exact.Solution(plan, "feasible", float(timeline.recompute_flops), float("nan"), timeline.peak)
 

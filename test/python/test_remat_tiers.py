@@ -174,6 +174,20 @@ def test_mincut_descent_finds_the_floor_where_the_direct_repair_stops_above_it()
     assert cost.simulate(graph, descended.closest).peak == 8832
 
 
+@pytest.mark.parametrize("which", ["mlp-6", "residual-6"])
+def test_repair_charged_with_the_inputs_it_revives_recomputes_less(which):
+    # Charging an eviction with the FLOPs of the dead inputs recomputed with it (and
+    # pruning needless recomputations) keeps the repair from re-running chains of layers.
+    kind, layers = which.split("-")
+    module, graph = example(int(layers)) if kind == "mlp" else _residual_graph(int(layers))
+    budget = int(0.75 * cost.simulate(graph, {}).peak)
+    charged = mincut.greedy.solve(graph, budget)
+    copy_only = mincut.greedy.solve(graph, budget, charge_inputs=False, prune=False)
+    assert charged.recompute is not None and copy_only.recompute is not None
+    assert cost.simulate(graph, charged.recompute).peak <= budget
+    assert charged.objective < 0.75 * copy_only.objective
+
+
 def test_stored_cut_is_byte_weighted():
     _, graph = _graph(4)
     stored = mincut.stored_cut(graph, cost.simulate(graph, {}).peak_stage() + 1)
