@@ -113,7 +113,9 @@ def _apply(scheduled: Sequence[tuple]) -> None:
         if key not in scripts:
             scripts[key] = _script(s, to_contract)
         script = scripts[key]
-        region = None if s.tiles_anything() else _enclose(op)
+        # The patterns of an op without a loop around its partial-result loop apply
+        # in a region of its own too: the lanes' reduction comes after that loop.
+        region = None if (s.threads or s.cache or s.register or s.reduction) else _enclose(op)
         try:
             interpreter.apply_named_sequence(op, script.body.operations[0], script, options)
         except (ir.MLIRError, ValueError):
@@ -154,6 +156,8 @@ def _script(s: Schedule, to_contract: bool) -> ir.Module:
                 if level == "reduction":
                     reduction_loops = loops
         vectorized = [handle]
+        if outer is None and s.partial:  # the region _enclose made for the op
+            outer = transform.GetParentOp(any_op, handle).result
         if s.partial:
             # Partial results: a fill of the accumulator tile, the loop accumulating
             # into it elementwise, and the reduction across its lanes after the loop.
@@ -161,7 +165,6 @@ def _script(s: Schedule, to_contract: bool) -> ir.Module:
                 [any_op], any_op, any_op, any_op, handle, tile_sizes=s.partial).results
             vectorized = [fills, handle, combining]
             reduction_loops = [partial_loop]
-            outer = outer or partial_loop
         if outer is None:  # nothing tiled: the patterns apply inside the op's own region (_enclose)
             outer = transform.GetParentOp(any_op, handle).result
         for target in vectorized:

@@ -64,6 +64,12 @@ ELEMENTWISE = {
     "sum_inner": (lambda xp, x, b: (x * b).sum(axis=1), [(300, 200), (200,)]),
     "sum_outer": (lambda xp, x, b: (x + b).sum(axis=0), [(640, 520), (520,)]),
     "max_all": (lambda xp, x, b: (x - b).max(), [(33, 70), (70,)]),
+    # Reductions along the innermost loop into vector partial results: rows in
+    # threads, in register tiles only, and in none (the op's own region).
+    "partial_sums_rows": (lambda xp, x, b: (x * b).sum(axis=-1), [(1024, 256), (256,)]),
+    "partial_max_3d_keepdims": (lambda xp, x, b: x - (x * b).max(axis=-1, keepdims=True), [(8, 128, 256), (256,)]),
+    "partial_mean_two_rows": (lambda xp, x, b: (x * b).mean(axis=-1), [(2, 48), (48,)]),
+    "partial_min_unit_rows": (lambda xp, x, b: (x + b).min(axis=-1, keepdims=True), [(1, 1, 96), (96,)]),
 }
 
 

@@ -101,3 +101,22 @@ func.func @row_sums_of_squares(%x: tensor<16x256xf32>, %init: tensor<16xf32>) ->
   } -> tensor<16xf32>
   return %0 : tensor<16xf32>
 }
+
+// -----
+
+// Partial results with no loop around them (two rows, one register tile): the
+// reduction across lanes after the partial-result loop is lowered too.
+// CHECK-LABEL: func.func @two_row_sums
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<2x16xf32>)
+// CHECK-COUNT-2: vector.reduction <add>, %{{.*}}, %{{.*}} : vector<16xf32> into f32
+// CHECK-NOT: vector.multi_reduction
+// CHECK: return
+func.func @two_row_sums(%x: tensor<2x48xf32>, %init: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]} ins(%x : tensor<2x48xf32>) outs(%init : tensor<2xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %t = arith.addf %acc, %a : f32
+    linalg.yield %t : f32
+  } -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
