@@ -114,14 +114,15 @@ class Schedule:
     partial: Optional[list] = None
 
     def tiles_anything(self) -> bool:
-        """Whether the schedule makes any loop (else the op is vectorized whole).
+        """Whether the schedule makes a loop around the op's tile (else the op is vectorized whole, or
+        split into partial results, in a region of its own).
 
         Examples
         --------
         >>> Schedule().tiles_anything(), Schedule(register=[1, 8]).tiles_anything()
         (False, True)
         """
-        return any((self.threads, self.cache, self.register, self.reduction, self.partial))
+        return any((self.threads, self.cache, self.register, self.reduction))
 
     def drop_whole_tiles(self, sizes: Sequence[int]) -> "Schedule":
         """Leave untiled every loop whose tile spans it at that level.

@@ -113,9 +113,7 @@ def _apply(scheduled: Sequence[tuple]) -> None:
         if key not in scripts:
             scripts[key] = _script(s, to_contract)
         script = scripts[key]
-        # The patterns of an op without a loop around its partial-result loop apply
-        # in a region of its own too: the lanes' reduction comes after that loop.
-        region = None if (s.threads or s.cache or s.register or s.reduction) else _enclose(op)
+        region = None if s.tiles_anything() else _enclose(op)
         try:
             interpreter.apply_named_sequence(op, script.body.operations[0], script, options)
         except (ir.MLIRError, ValueError):
@@ -155,9 +153,9 @@ def _script(s: Schedule, to_contract: bool) -> ir.Module:
                 outer = outer or loops[0]
                 if level == "reduction":
                     reduction_loops = loops
-        vectorized = [handle]
-        if outer is None and s.partial:  # the region _enclose made for the op
+        if outer is None:  # nothing tiled around the op: the patterns apply in its own region (_enclose)
             outer = transform.GetParentOp(any_op, handle).result
+        vectorized = [handle]
         if s.partial:
             # Partial results: a fill of the accumulator tile, the loop accumulating
             # into it elementwise, and the reduction across its lanes after the loop.
@@ -165,8 +163,6 @@ def _script(s: Schedule, to_contract: bool) -> ir.Module:
                 [any_op], any_op, any_op, any_op, handle, tile_sizes=s.partial).results
             vectorized = [fills, handle, combining]
             reduction_loops = [partial_loop]
-        if outer is None:  # nothing tiled: the patterns apply inside the op's own region (_enclose)
-            outer = transform.GetParentOp(any_op, handle).result
         for target in vectorized:
             structured.VectorizeOp(target)
         # A multiply feeding a reduction becomes a vector.contract before

@@ -168,15 +168,24 @@ def solve(graph, budget: int, start: dict | None = None, charge_inputs: bool = T
                 if best is None or score > best[0]:
                     best = (score, candidate, trial)
         if best is None:
-            return Solution(None, "infeasible", float("inf"), float("inf"), smallest,
-                            closest={t: sorted(v) for t, v in closest.items() if v})
+            return Solution(None, "infeasible", float("inf"), float("inf"), smallest, closest=as_plan(closest))
         _, recompute, timeline = best
         if timeline.peak < smallest:
             smallest, closest = timeline.peak, recompute
     if prune:
         recompute, timeline = prune_plan(graph, recompute, budget)
-    plan = {t: sorted(v) for t, v in recompute.items() if v}
-    return Solution(plan, "feasible", float(timeline.recompute_flops), float("nan"), smallest)
+    return Solution(as_plan(recompute), "feasible", float(timeline.recompute_flops), float("nan"), smallest)
+
+
+def as_plan(recompute: dict) -> dict:
+    """``stage -> sorted nodes``, without empty stages: the form every tier returns.
+
+    Examples
+    --------
+    >>> as_plan({17: {1, 0}, 12: set()})
+    {17: [0, 1]}
+    """
+    return {stage: sorted(nodes) for stage, nodes in recompute.items() if nodes}
 
 
 def prune_plan(graph, recompute: dict, budget: int) -> tuple:

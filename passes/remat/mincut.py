@@ -153,8 +153,8 @@ def descend(graph, start: dict, budget: int, charge_inputs: bool = False):
     """
     plan = start
     peak = cost.simulate(graph, plan).peak
-    step = max(1, int(DESCENT_STEP * cost.simulate(graph, {}).peak))
-    smallest_step = max(1, step // 16)
+    step = full_step = max(1, int(DESCENT_STEP * cost.simulate(graph, {}).peak))
+    smallest_step = max(1, full_step // 16)
     while peak > budget:
         found = greedy.solve(graph, max(budget, peak - step), plan, charge_inputs, prune=False)
         if found.recompute is not None:
@@ -172,11 +172,10 @@ def descend(graph, start: dict, budget: int, charge_inputs: bool = False):
             break
         if wide.smallest >= peak:
             return exact.Solution(None, "infeasible", float("inf"), float("inf"), peak, closest=plan)
-        plan, peak = wide.closest, wide.smallest
-        step = max(1, int(DESCENT_STEP * cost.simulate(graph, {}).peak))
+        plan, peak, step = wide.closest, wide.smallest, full_step
     plan, timeline = greedy.prune_plan(graph, plan, budget)
-    plan = {t: sorted(v) for t, v in plan.items() if v}
-    return exact.Solution(plan, "feasible", float(timeline.recompute_flops), float("nan"), timeline.peak)
+    return exact.Solution(greedy.as_plan(plan), "feasible", float(timeline.recompute_flops), float("nan"),
+                          timeline.peak)
 
 
 def lower_bound(graph) -> int:
