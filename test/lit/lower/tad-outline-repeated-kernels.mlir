@@ -1,5 +1,6 @@
 // Repeated linalg ops become one private kernel each, called where they were; the caller,
-// left with calls only, is optnone. Constants a body reads are copied into its kernel.
+// left with calls only, is optnone. A kernel takes bare pointers (llvm.bareptr): a call
+// passes one pointer per buffer, not the buffer's exploded descriptor. Constants a body reads are copied into its kernel.
 // Without enough repeats nothing changes. The whole pipeline then compiles each kernel once.
 // RUN: autodiff-opt %s --split-input-file --tad-outline-repeated-kernels | FileCheck %s
 // RUN: autodiff-opt %s --split-input-file --tad-lower-to-llvm | FileCheck %s --check-prefix=LLVM
@@ -11,7 +12,7 @@
 // CHECK: %[[C:.*]] = call @__tad_kernel_0(%[[B]], %{{.*}})
 // CHECK: return %[[C]]
 // CHECK: func.func private @__tad_kernel_0(%[[X:.*]]: tensor<8x16xf64>, %[[INIT:.*]]: tensor<8x16xf64>) -> tensor<8x16xf64>
-// CHECK-SAME: passthrough = ["noinline"]
+// CHECK-SAME: attributes {llvm.bareptr, passthrough = ["noinline"]}
 // CHECK: %[[HALF:.*]] = arith.constant 5.000000e-01 : f64
 // CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<8x16xf64>) outs(%[[INIT]] : tensor<8x16xf64>)
 // CHECK: arith.mulf %{{.*}}, %[[HALF]]
@@ -74,9 +75,9 @@ func.func @distinct(%x: tensor<4xf32>) -> tensor<4xf32> {
 // LLVM-LABEL: llvm.func @two_kernels
 // LLVM-SAME: passthrough = ["noinline", "optnone"]
 // LLVM-COUNT-2: llvm.call @__tad_kernel_0(
-// LLVM-COUNT-2: llvm.call @__tad_kernel_1(
+// LLVM-COUNT-2: llvm.call @__tad_kernel_1(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
 // LLVM-DAG: llvm.func @__tad_kernel_0({{.*}}passthrough = ["noinline"]
-// LLVM-DAG: llvm.func @__tad_kernel_1({{.*}}passthrough = ["noinline"]
+// LLVM-DAG: llvm.func @__tad_kernel_1(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {llvm.bareptr, passthrough = ["noinline"]
 func.func @two_kernels(%x: tensor<4xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
   %c1 = arith.constant 1.0 : f32
