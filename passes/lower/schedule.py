@@ -13,7 +13,9 @@ from the IR by :func:`tensorad.passes.lower.loop_nest.loops_of`), and
   accumulators stay in vector registers across the contracting loop;
 * **everything else** (elementwise chains, reductions, transposes): a tile of
   one vector along the innermost loop (up to four registers), every other
-  loop stepping by one.
+  loop stepping by one; loops reduced outside the tile (column sums) step
+  inside the others, so that the tile's accumulator stays in registers, when
+  the tile is the whole innermost loop or the reduced rows stay in cache.
 
 :func:`pack_plan` says whether ``tad-pack-streamed-operands`` copies a large
 matmul's streamed operand into panels of the register tile's width.
@@ -55,6 +57,9 @@ _CACHE_K, _CACHE_N, _L2_BLOCK_BYTES = 256, 512, 512 * 1024
 _PACK_MIN_ROWS = 256
 # Vector tile of other ops: at most this many registers along the innermost loop.
 _TILE_VECTORS = 4
+# Reduced rows (outside the innermost loop) of at most this many bytes stay in L2
+# while each vector tile of the innermost loop passes over them.
+_REDUCED_IN_CACHE_BYTES = 256 * 1024
 # A reduction along the innermost loop accumulates this many rows by this many
 # vectors of partial results (8 accumulator registers).
 _PARTIAL_ROWS, _PARTIAL_VECTORS = 4, 2
@@ -215,6 +220,17 @@ def choose(loops: Loops, contraction: bool, bits: int, threads: int) -> Optional
         register[t] = register[n] = lanes
     schedule = Schedule(register=register)
     schedule.threads = _thread_tiles(loops, register, threads, PARALLEL_MIN_ELEMENTS)
+    outer_reductions = [d for d in range(n) if not loops.parallel[d] and register[d] == 1]
+    reduced_bytes = prod(loops.sizes[d] for d in outer_reductions) * loops.sizes[n] * loops.element_bits // 8
+    if outer_reductions and (register[n] == loops.sizes[n] or reduced_bytes <= _REDUCED_IN_CACHE_BYTES):
+        # Reduced loops outside the vector tile (column sums) step inside the parallel
+        # ones: the tile's accumulator is read once, stays in registers across them and
+        # is written once, instead of a load and a store of it per step. Each tile of
+        # the innermost loop then passes over the reduced rows once: only where the tile
+        # is the whole row, or the rows stay in cache from one tile's pass to the next.
+        schedule.reduction = [1 if d in outer_reductions else 0 for d in range(n + 1)]
+        for d in outer_reductions:
+            register[d] = 0
     return schedule.drop_whole_tiles(loops.sizes)
 
 

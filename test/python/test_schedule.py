@@ -90,6 +90,27 @@ def test_a_reduction_read_across_its_loop_keeps_the_vector_tile():
     assert choose(loops, False, 512, 1).partial is None
 
 
+def column_sum(*sizes: int, reduced=(0,), bits: int = 32) -> Loops:
+    """``out[...] += x[...]`` over ``sizes``, the loops in ``reduced`` summed away (the innermost kept)."""
+    dims = list(range(len(sizes)))
+    return Loops(list(sizes), [d not in reduced for d in dims], [dims, [d for d in dims if d not in reduced]], 1, bits)
+
+
+def test_a_column_sum_steps_its_reduced_loops_inside_the_vector_tile():
+    # (64, 32, 64) summed over the middle loop: 64 columns are one tile of four registers,
+    # whose accumulator stays in them across the 32 rows (a loop inside the tile's).
+    assert choose(column_sum(64, 32, 64, reduced=(1,)), False, 512, 1) == \
+        Schedule(register=[1, 0, 0], reduction=[0, 1, 0])
+    # 1000 columns take 25 tiles of 40 lanes; the 3 x 1000 rows (12 KB) stay in cache between them.
+    assert choose(column_sum(64, 3, 1000, reduced=(1,)), False, 512, 1) == \
+        Schedule(register=[1, 0, 40], reduction=[0, 1, 0])
+
+
+def test_a_column_sum_over_rows_larger_than_the_cache_keeps_them_outside():
+    # 4096 x 64 float64: two tiles of 32 lanes would each stream the 2 MiB of rows.
+    assert choose(column_sum(4096, 64, bits=64), False, 512, 1) == Schedule(register=[1, 32])
+
+
 def test_whole_tiles_are_dropped():
     s = Schedule(threads=[4, 0], register=[4, 8]).drop_whole_tiles([4, 8])
     assert s == Schedule() and not s.tiles_anything()

@@ -120,3 +120,27 @@ func.func @two_row_sums(%x: tensor<2x48xf32>, %init: tensor<2xf32>) -> tensor<2x
   } -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+
+// -----
+
+// A column sum (the middle loop reduced, the innermost one vector tile): the reduced
+// loop steps inside the parallel one and the tile's accumulator is a vector it
+// carries, read before it and written once after it.
+// CHECK-LABEL: func.func @middle_sum
+// CHECK: scf.for {{.*}} -> (tensor<16x64xf32>)
+// CHECK: %[[ACC:.*]] = vector.transfer_read
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<1x64xf32>, vector<1x64xf32>)
+// CHECK-NOT: vector.transfer_write
+// CHECK: arith.addf %{{.*}}, %{{.*}} : vector<64xf32>
+// CHECK: scf.yield
+// CHECK: vector.transfer_write
+func.func @middle_sum(%x: tensor<16x32x64xf32>, %init: tensor<16x64xf32>) -> tensor<16x64xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(a, r, c) -> (a, r, c)>, affine_map<(a, r, c) -> (a, c)>],
+                       iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<16x32x64xf32>) outs(%init : tensor<16x64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  return %0 : tensor<16x64xf32>
+}
