@@ -87,9 +87,9 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
              _P + "lower.to_linalg:run"),
     PassInfo("tad-raise-contractions", "Make each linalg contraction (matmul, or a generic computing "
              "out + a * b) a tad.dot_general", _P + "lower.raise_contractions:run"),
-    PassInfo("tad-collapse-contraction-loops", "Merge the loops of a contraction that every operand reads "
-             "together (two contracting dims, a reshape fused into it) into one loop",
-             _P + "lower.collapse_contraction_loops:run"),
+    PassInfo("tad-collapse-loops", "Merge the loops of a linalg op that every operand reads together "
+             "(two contracting dims, a reshape fused into a contraction, batch and sequence) into one loop",
+             _P + "lower.collapse_loops:run"),
     PassInfo("tad-read-parallel-inits-as-inputs", "Make the inits that an all-parallel linalg.generic reads "
              "inputs, so that elementwise fusion keeps them out of reductions",
              _P + "lower.parallel_inits:run"),

@@ -63,7 +63,8 @@ def _generic_form(op: ir.Operation, module: Optional[ir.Module]) -> Optional[ir.
     return generic[0] if len(generic) == 1 else None
 
 
-def _dims(m: ir.AffineMap) -> Optional[list]:
+def loop_dims(m: ir.AffineMap) -> Optional[list]:
+    """The loop each result of ``m`` reads, if every result is a plain loop index (a projected permutation); else None."""
     if not m.is_projected_permutation or any(not isinstance(e, ir.AffineDimExpr) for e in m.results):
         return None
     return [e.position for e in m.results]
@@ -75,7 +76,7 @@ def contraction_dims(op: ir.Operation) -> Optional[tuple]:
     A contraction is a ``linalg.contract``, or a ``linalg.generic`` computing
     ``out + lhs * rhs`` on floats of one type, of two static tensors into one,
     reading plain loop indices, each loop read by both inputs or by one
-    input and the output (``tad-collapse-contraction-loops`` reads it too).
+    input and the output (``tad-collapse-loops`` reads it too).
     """
     if op.name not in ("linalg.contract", "linalg.generic"):
         return None
@@ -89,7 +90,7 @@ def contraction_dims(op: ir.Operation) -> Optional[tuple]:
             len({t.element_type for t in types}) != 1 or not isinstance(types[0].element_type, ir.FloatType)
             or _body_operands(op) is None):
         return None
-    maps = [_dims(ir.AffineMapAttr(m).value) for m in op.attributes["indexing_maps"]]
+    maps = [loop_dims(ir.AffineMapAttr(m).value) for m in op.attributes["indexing_maps"]]
     if any(m is None for m in maps):
         return None
     lhs, rhs, result = maps
@@ -134,12 +135,12 @@ def _convolution(generic: ir.Operation) -> Optional[tuple]:
     if any(not isinstance(t, ir.RankedTensorType) or not t.has_static_shape or t.rank != 4 for t in types):
         return None
     maps = [ir.AffineMapAttr(m).value for m in generic.attributes["indexing_maps"]]
-    out = _dims(maps[2])
+    out = loop_dims(maps[2])
     if out is None or len(set(out)) != 4 or maps[2].n_dims != 7:
         return None
     n, f, y, x = out
     for data, weight in ((0, 1), (1, 0)):
-        taps = _dims(maps[weight])
+        taps = loop_dims(maps[weight])
         if taps is None or taps[0] != f:
             continue
         c, ky, kx = taps[1:]

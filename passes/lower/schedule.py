@@ -366,9 +366,10 @@ def _thread_tiles(loops: Loops, inner: list, threads: int, min_iterations: int) 
         if not parallel or n % step:
             continue
         for chunks in range(most - most % threads, threads - 1, -threads):
-            # Few steps per chunk and LLVM unrolls the chunk's loop, kernel and all.
+            # Few steps per chunk and LLVM unrolls the chunk's loop, kernel and all;
+            # a chunk of one step has no loop to unroll.
             steps = n // step // chunks
-            if (n // step) % chunks == 0 and (steps >= _MIN_CHUNK_STEPS or chunks == threads):
+            if (n // step) % chunks == 0 and (steps == 1 or steps >= _MIN_CHUNK_STEPS or chunks == threads):
                 tiles = [0] * len(loops.sizes)
                 tiles[d] = n // chunks
                 return tiles

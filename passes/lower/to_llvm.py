@@ -135,7 +135,7 @@ def pipeline(options: CodegenOptions = CodegenOptions()) -> str:
     True
     """
     threads, bits = options.threads, options.vector_bits
-    stages = [*TENSOR_STAGES, "tad-collapse-contraction-loops", "tad-thread-independent-loops", "tad-write-into-donated",
+    stages = [*TENSOR_STAGES, "tad-collapse-loops", "tad-thread-independent-loops", "tad-write-into-donated",
               "tad-hoist-invariant-transposes", "tad-clone-shared-fills",
               f"tad-pack-streamed-operands{{vector-bits={bits}}}", "tad-outline-repeated-kernels",
               f"tad-tile-and-vectorize{{threads={threads} vector-bits={bits}}}", "tad-approximate-math",

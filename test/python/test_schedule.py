@@ -56,6 +56,12 @@ def test_an_op_is_split_over_threads_only_with_enough_work():
     assert choose(large, False, 512, 4).threads == [64, 0]
 
 
+def test_a_thread_chunk_is_one_step_or_many():
+    # (8, 128, 1024) on two threads: eight chunks of one step of the outer loop (no loop
+    # of four steps around the tile loops, which LLVM would unroll, kernel and all).
+    assert choose(elementwise(8, 128, 1024), False, 512, 2).threads == [1, 0, 0]
+
+
 def test_a_matmul_gets_a_register_tile_and_a_contracting_loop():
     s = choose(matmul(16, 32, 64), True, 512, 1)
     assert s == Schedule(register=[8, 0, 32], reduction=[0, 1, 0])

@@ -1,4 +1,4 @@
-"""Contractions whose loops tad-collapse-contraction-loops merges compute what numpy computes, forward and back."""
+"""Ops whose loops tad-collapse-loops merges (contractions and others) compute what numpy computes, forward and back."""
 
 from __future__ import annotations
 
@@ -95,3 +95,37 @@ def test_random_einsums_and_their_gradients_match_numpy(seed):
     # operand alone is always in the output, so every letter of the gradient is there).
     np.testing.assert_allclose(ga, np.einsum(f"{rhs},{out}->{lhs}", b, cotangent), rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(gb, np.einsum(f"{lhs},{out}->{rhs}", a, cotangent), rtol=1e-10, atol=1e-10)
+
+
+def _softmax(xp, x):
+    e = xp.exp(x - xp.max(x, axis=-1, keepdims=True))
+    return e / xp.sum(e, axis=-1, keepdims=True)
+
+
+OTHER_CASES = {
+    # (function of an array namespace, operand shapes): loops (batch, seq) read together.
+    "bias and tanh": (lambda xp, x, b: xp.tanh(x + b), [(4, 6, 8), (8,)]),
+    "bias gradient sum": (lambda xp, x: xp.sum(x * x, axis=(0, 1)), [(4, 6, 8)]),
+    "middle-axis mean": (lambda xp, x: xp.mean(xp.sin(x), axis=1), [(4, 3, 8)]),
+    "softmax over heads": (lambda xp, x: _softmax(xp, x), [(2, 3, 5, 7)]),
+    "row broadcast": (lambda xp, x, r: x * r[:, :, None], [(3, 5, 4), (3, 5)]),
+}
+
+
+@pytest.mark.parametrize("name", list(OTHER_CASES))
+def test_other_ops_with_merged_loops_match_numpy(name):
+    f, shapes = OTHER_CASES[name]
+    args = [_array(*s) for s in shapes]
+    np.testing.assert_allclose(ta.jit(lambda *a: f(tnp, *a))(*args), f(np, *args), rtol=1e-12, atol=1e-12)
+    # Gradients against central differences of the numpy function (smooth, float64).
+    cotangent = _array(*np.shape(f(np, *args)))
+    grads = ta.jit(ta.grad(lambda *a: (f(tnp, *a) * cotangent).sum(), argnums=tuple(range(len(args)))))(*args)
+    step = 1e-6
+    for k, (arg, grad) in enumerate(zip(args, grads)):
+        expected = np.zeros_like(arg)
+        for index in np.ndindex(arg.shape):
+            up, down = [a.copy() for a in args], [a.copy() for a in args]
+            up[k][index] += step
+            down[k][index] -= step
+            expected[index] = ((f(np, *up) - f(np, *down)) * cotangent).sum() / (2 * step)
+        np.testing.assert_allclose(grad, expected, rtol=1e-6, atol=1e-7)
