@@ -112,6 +112,8 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
              _P + "lower.hoist_invariant_transposes:run"),
     PassInfo("tad-outline-repeated-kernels", "Move each linalg op that occurs more than once into one "
              "function, called where it was, so that it is compiled once", _P + "lower.outline_kernels:run"),
+    PassInfo("tad-inline-splat-inputs", "Read each constant-filled input of a linalg.generic as the constant, "
+             "inside its body", _P + "lower.inline_splat_inputs:run"),
     PassInfo("tad-clone-shared-fills", "Give every linalg op its own copy of a fill it shares as an init",
              _P + "lower.clone_shared_fills:run"),
     PassInfo("tad-pack-streamed-operands", "Copy the streamed operand of each large matmul into panels of "

@@ -41,7 +41,7 @@ def run(op: ir.Operation, pass_) -> None:
     A fill that also has other uses (a value read, not written into) keeps
     none of its linalg users: each of them gets a clone.
     """
-    for fill in collect(op, lambda inner: _is_fill(inner) and len(list(inner.results[0].uses)) > 1):
+    for fill in collect(op, lambda inner: is_fill(inner) and len(list(inner.results[0].uses)) > 1):
         inits = [use for use in fill.results[0].uses if use.owner.name.startswith("linalg.")
                  and use.operand_number >= len(use.owner.operands) - len(use.owner.results)]
         for use in inits[1:] if len(inits) == len(list(fill.results[0].uses)) else inits:
@@ -50,7 +50,7 @@ def run(op: ir.Operation, pass_) -> None:
             user.operands[use.operand_number] = copy.results[0]
 
 
-def _is_fill(op: Optional[ir.Operation]) -> bool:
+def is_fill(op: Optional[ir.Operation]) -> bool:
     """True for ``linalg.fill`` and for a generic without inputs that yields a constant (a splat)."""
     if op is None:
         return False

@@ -25,7 +25,9 @@ of their product's size, reading collapsed operands
 (``tensor.collapse_shape``, a view of a contiguous buffer after
 bufferization) and expanding the results back. A merged ``linalg.generic``
 that computes ``out + a * b`` becomes the ``linalg.contract`` it stands for;
-any other keeps its body. Values and summation order along each merged loop
+any other keeps its body, and its innermost loop stays a loop of its own (its
+vector tile spans a short one already; merging it would reshape every small
+elementwise op). Values and summation order along each merged loop
 are unchanged. Ops whose body reads ``linalg.index``, or whose operands are
 not static tensors read at plain loop indices, are left as they are.
 ``tad-lower-to-llvm`` runs it after elementwise fusion.
@@ -54,12 +56,12 @@ from math import prod
 from typing import Optional
 
 from mlir import ir
-from mlir.dialects import tensor
+from mlir.dialects import linalg, tensor
 
 from tensorad.dialects.families.linalg import operand_segments
 from tensorad.dialects.linalg_builder import contract, empty_generic, iterator_kinds
 
-from ..walk import collect
+from ..walk import collect, copy_body
 from .raise_contractions import contraction_dims, loop_dims
 
 # What a structured op carries itself; any other attribute is moved to the new op.
@@ -154,7 +156,8 @@ def _rewrite(op: ir.Operation, reads: list, groups: list, as_contraction: bool) 
             kinds = iterator_kinds(op)
             new, block = empty_generic(values[:len(inputs)], values[len(inputs):], maps,
                                        [kinds[group[0]] for group in groups])
-            _move_body(op.regions[0].blocks[0], block)
+            with ir.InsertionPoint(block):
+                linalg.YieldOp(copy_body(op, block.arguments)[1])
         for name in op.attributes:
             if name not in _INHERENT:
                 new.attributes[name] = op.attributes[name]
@@ -163,17 +166,6 @@ def _rewrite(op: ir.Operation, reads: list, groups: list, as_contraction: bool) 
                 result = tensor.ExpandShapeOp(old.type, result, reassociation, [], list(old.type.shape)).result
             old.replace_all_uses_with(result)
     op.erase()
-
-
-def _move_body(old: ir.Block, new: ir.Block) -> None:
-    """Move the ops of ``old`` into the empty ``new``, whose arguments take the place of ``old``'s."""
-    for old_argument, new_argument in zip(old.arguments, new.arguments):
-        old_argument.replace_all_uses_with(new_argument)
-    with ir.InsertionPoint(new):
-        anchor = tensor.EmptyOp([], ir.F32Type.get())  # a placeholder to move ops before
-    for inner in list(old.operations):
-        inner.move_before(anchor.operation)
-    anchor.operation.erase()
 
 
 def run(op: ir.Operation, pass_) -> None:
@@ -185,5 +177,9 @@ def run(op: ir.Operation, pass_) -> None:
             continue
         reads, reduced = found
         groups = _groups(reads, reduced)
+        if contraction is None and len(groups[-1]) > 1:
+            # The innermost loop stays a loop of its own: merging it buys little (its vector
+            # tile is the whole short loop already) and would reshape every small op.
+            groups[-1:] = [groups[-1][:-1], groups[-1][-1:]]
         if any(len(group) > 1 for group in groups):
             _rewrite(candidate, reads, groups, as_contraction=contraction is not None)

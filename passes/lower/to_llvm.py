@@ -2,9 +2,10 @@
 
 Stages, in order:
 
-1. elementwise ``arith``/``math`` ops on tensors become ``linalg.generic`` and
-   producer/consumer generics are fused, so a chain of elementwise ops makes
-   one loop nest and no temporaries;
+1. elementwise ``arith``/``math`` ops on tensors become ``linalg.generic``,
+   ``tad-inline-splat-inputs`` makes each input filled with a constant that
+   constant, and producer/consumer generics are fused, so a chain of
+   elementwise ops makes one loop nest and no temporaries;
 2. ``tad-thread-independent-loops`` makes a loop over independent pieces
    of work that a lowering marked (a convolution's images) a thread loop;
    ``tad-write-into-donated`` makes the last elementwise reader of each
@@ -33,8 +34,11 @@ Stages, in order:
    sequential loops;
 6. loops, vectors, then LLVM; allocations go through the generic
    ``_mlir_memref_to_llvm_alloc/free`` so the runtime can count live bytes;
-   ``tad-split-long-blocks`` cuts the one long block of a function left
-   with kernel calls only into short ones.
+   canonicalization folds the memref descriptors each op builds and reads
+   (``insertvalue``/``extractvalue`` chains: half of an unrolled program's
+   LLVM dialect, which a function left unoptimized would otherwise carry
+   into code generation); ``tad-split-long-blocks`` cuts the one long block
+   of a function left with kernel calls only into short ones.
 
 Examples
 --------
@@ -51,6 +55,7 @@ from .tile_and_vectorize import CodegenOptions
 TENSOR_STAGES = (
     "func.func(convert-elementwise-to-linalg)",
     "tad-read-parallel-inits-as-inputs",
+    "tad-inline-splat-inputs",
     "linalg-fuse-elementwise-ops",
     # No upstream cse on tensors: it would merge the ops tad-remat recomputes
     # with the originals they copy (tad-simplify has done CSE before tad-remat).
@@ -141,5 +146,5 @@ def pipeline(options: CodegenOptions = CodegenOptions()) -> str:
               f"tad-tile-and-vectorize{{threads={threads} vector-bits={bits}}}", "tad-approximate-math",
               *_BUFFER_STAGES]
     stages += [f"tad-outline-thread-loops{{threads={threads}}}", *LOOP_STAGES, *LLVM_STAGES,
-               f"tad-define-thread-launchers{{threads={threads}}}", "tad-split-long-blocks"]
+               f"tad-define-thread-launchers{{threads={threads}}}", "canonicalize", "tad-split-long-blocks"]
     return ",".join(stages)

@@ -75,7 +75,7 @@ func.func @distinct(%x: tensor<4xf32>) -> tensor<4xf32> {
 // LLVM-LABEL: llvm.func @two_kernels
 // LLVM-SAME: passthrough = ["noinline", "optnone"]
 // LLVM-COUNT-2: llvm.call @__tad_kernel_0(
-// LLVM-COUNT-2: llvm.call @__tad_kernel_1(%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// LLVM-COUNT-2: llvm.call @__tad_kernel_1(%{{[a-z0-9]+}}, %{{[a-z0-9]+}}, %{{[a-z0-9]+}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
 // LLVM-DAG: llvm.func @__tad_kernel_0({{.*}}passthrough = ["noinline"]
 // LLVM-DAG: llvm.func @__tad_kernel_1(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {llvm.bareptr, passthrough = ["noinline"]
 func.func @two_kernels(%x: tensor<4xf32>) -> tensor<4xf32> {
