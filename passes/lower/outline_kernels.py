@@ -16,11 +16,11 @@ keeps every op among its neighbours, and compiles to what it did before).
 A kernel's operands are its arguments; constants its body reads from the
 enclosing function are copied into it; an op whose body reads any other
 value from outside stays in place. Kernels are marked ``noinline`` (LLVM
-would otherwise copy a small one back into every caller) and ``llvm.bareptr``:
-their buffers have static shapes and, bufferized at the function boundary,
-the identity layout, so a call passes one pointer per buffer rather than its
-descriptor's 3 + 2 * rank fields (on a 64-step recurrence that is a third
-of the caller's LLVM IR); a function left
+would otherwise copy a small one back into every caller) and, unless a
+buffer is empty, ``llvm.bareptr``: their buffers have static shapes and,
+bufferized at the function boundary, the identity layout, so a call passes
+one pointer per buffer rather than its descriptor's 3 + 2 * rank fields (on
+a 64-step recurrence that is a third of the caller's LLVM IR); a function left
 with nothing but calls, buffers and control flow is marked ``optnone``: its
 code runs once per call of a kernel, and optimizing a long list of calls
 would cost LLVM more than it could save. ``tad-lower-to-llvm`` runs this pass
@@ -161,9 +161,8 @@ def run(op: ir.Operation, pass_) -> None:
         first = members[0]
         first.kernel.attributes["sym_name"] = ir.StringAttr.get(name)
         _add_passthrough(first.kernel, "noinline")
-        # Every argument has a static shape and (bufferized at the function boundary) the
-        # identity layout: a call passes one pointer per buffer, not its exploded descriptor.
-        first.kernel.attributes["llvm.bareptr"] = ir.UnitAttr.get()
+        if _takes_bare_pointers(first.kernel):
+            first.kernel.attributes["llvm.bareptr"] = ir.UnitAttr.get()
         for member in members:
             member.call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
             if member is not first:
@@ -172,6 +171,19 @@ def run(op: ir.Operation, pass_) -> None:
         if not collect(function.operation, _computes):
             # Only calls, buffers and loops over them are left: LLVM need not optimize them.
             _add_passthrough(function.operation, "noinline", "optnone")
+
+
+def _takes_bare_pointers(kernel: ir.Operation) -> bool:
+    """Whether every tensor ``kernel`` takes or returns can be passed as a bare pointer.
+
+    Each has a static shape and (bufferized at the function boundary) the
+    identity layout, so a call passes one pointer per buffer, not its
+    exploded descriptor; upstream's function lowering refuses an empty one
+    (a dim of size 0), which keeps its descriptor.
+    """
+    signature = ir.FunctionType(ir.TypeAttr(kernel.attributes["function_type"]).value)
+    return all(0 not in t.shape for t in [*signature.inputs, *signature.results]
+               if isinstance(t, ir.RankedTensorType))
 
 
 def _add_passthrough(function: ir.Operation, *names: str) -> None:

@@ -82,6 +82,16 @@ def test_empty_slice_gradient_is_zero_there():
     np.testing.assert_array_equal(g, np.ones(3))
 
 
+def test_repeated_ops_on_empty_arrays_compile_into_kernels_with_descriptors():
+    # The forward derivative repeats the sum of an empty (3, 0) slice: the repeat is
+    # outlined into a kernel, which upstream cannot lower with bare pointers to empty
+    # buffers (found by the fuzzer, seed 11509).
+    def f(v):
+        return tnp.sum(tnp.broadcast_to(v, (3, 1))[:, 1:2:2], axis=(0, -1))
+    value, tangent = ta.jvp(f, (np.ones(1),), (np.ones(1),))
+    assert float(value) == 0.0 and float(tangent) == 0.0
+
+
 def test_scan_over_zero_width_rows():
     # The rows of a (1, 0) array: a row read used to put the dynamic-offset
     # sentinel into a static offset and fail to parse.

@@ -88,3 +88,29 @@ func.func @two_kernels(%x: tensor<4xf32>) -> tensor<4xf32> {
   %1 = linalg.add ins(%0, %b : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
   return %1 : tensor<4xf32>
 }
+
+// -----
+
+// A kernel with an empty buffer keeps the descriptors (upstream lowers no bare pointer to one).
+// CHECK-LABEL: func.func @empty_sums
+// CHECK: func.func private @__tad_kernel_0(%{{.*}}: tensor<3x0xf64>, %{{.*}}: tensor<f64>) -> tensor<f64>
+// CHECK-NOT: llvm.bareptr
+// CHECK-SAME: passthrough = ["noinline"]
+// LLVM-LABEL: llvm.func @empty_sums
+// LLVM-COUNT-2: llvm.call @__tad_kernel_0(
+// LLVM: llvm.func @__tad_kernel_0(
+func.func @empty_sums(%x: tensor<3x0xf64>, %init: tensor<f64>) -> (tensor<f64>, tensor<f64>) {
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>],
+                       iterator_types = ["reduction", "reduction"]} ins(%x : tensor<3x0xf64>) outs(%init : tensor<f64>) {
+  ^bb0(%in: f64, %out: f64):
+    %s = arith.addf %out, %in : f64
+    linalg.yield %s : f64
+  } -> tensor<f64>
+  %1 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> ()>],
+                       iterator_types = ["reduction", "reduction"]} ins(%x : tensor<3x0xf64>) outs(%0 : tensor<f64>) {
+  ^bb0(%in: f64, %out: f64):
+    %s = arith.addf %out, %in : f64
+    linalg.yield %s : f64
+  } -> tensor<f64>
+  return %0, %1 : tensor<f64>, tensor<f64>
+}
