@@ -69,7 +69,7 @@ _INHERENT = {"indexing_maps", "iterator_types", "operandSegmentSizes", "doc", "l
 
 
 def _contraction(op: ir.Operation) -> Optional[tuple]:
-    """``(reads, reduced)`` as :func:`_generic_reads` says, if ``op`` is a contraction with a contracting loop; else None.
+    """``(reads, reduced)`` (see :func:`_generic_reads`) of a contraction with a contracting loop; else None.
 
     A contraction as :func:`.raise_contractions.contraction_dims` says, whose
     iterators (a generic's) agree with its output's map.
@@ -77,7 +77,8 @@ def _contraction(op: ir.Operation) -> Optional[tuple]:
     dims = contraction_dims(op)
     if dims is None:
         return None
-    reduced = [loop not in dims[2] for loop in range(ir.AffineMapAttr(op.attributes["indexing_maps"][0]).value.n_dims)]
+    n_loops = ir.AffineMapAttr(op.attributes["indexing_maps"][0]).value.n_dims
+    reduced = [loop not in dims[2] for loop in range(n_loops)]
     if not any(reduced) or (op.name == "linalg.generic"
                             and [kind == "reduction" for kind in iterator_kinds(op)] != reduced):
         return None

@@ -64,7 +64,7 @@ def _generic_form(op: ir.Operation, module: Optional[ir.Module]) -> Optional[ir.
 
 
 def loop_dims(m: ir.AffineMap) -> Optional[list]:
-    """The loop each result of ``m`` reads, if every result is a plain loop index (a projected permutation); else None."""
+    """The loop each result of ``m`` reads, if each is a plain loop index (a projected permutation); else None."""
     if not m.is_projected_permutation or any(not isinstance(e, ir.AffineDimExpr) for e in m.results):
         return None
     return [e.position for e in m.results]
