@@ -9,7 +9,8 @@ Stages, in order:
 2. ``tad-thread-independent-loops`` makes a loop over independent pieces
    of work that a lowering marked (a convolution's images) a thread loop;
    ``tad-write-into-donated`` makes the last elementwise reader of each
-   donated argument write into it; ``tad-hoist-invariant-transposes``
+   donated argument write into it; ``tad-collapse-loops`` merges the loops
+   every operand of an op reads together; ``tad-hoist-invariant-transposes``
    moves transposes of loop-invariant weights out of loops,
    ``tad-clone-shared-fills`` gives each op its own
    copy of a shared zero init, ``tad-pack-streamed-operands`` copies a large
@@ -140,7 +141,8 @@ def pipeline(options: CodegenOptions = CodegenOptions()) -> str:
     True
     """
     threads, bits = options.threads, options.vector_bits
-    stages = [*TENSOR_STAGES, "tad-collapse-loops", "tad-thread-independent-loops", "tad-write-into-donated",
+    # Loops merge after tad-write-into-donated, which finds a donated argument read as itself.
+    stages = [*TENSOR_STAGES, "tad-thread-independent-loops", "tad-write-into-donated", "tad-collapse-loops",
               "tad-hoist-invariant-transposes", "tad-clone-shared-fills",
               f"tad-pack-streamed-operands{{vector-bits={bits}}}", "tad-outline-repeated-kernels",
               f"tad-tile-and-vectorize{{threads={threads} vector-bits={bits}}}", "tad-approximate-math",

@@ -92,6 +92,16 @@ def test_donation_writes_the_result_in_place():
     assert ta.last_call_stats().peak_live_bytes == 0
 
 
+def test_donation_of_a_3d_array_writes_in_place():
+    # tad-collapse-loops merges the op's outer loops (reshaping its operands) only after
+    # tad-write-into-donated has found the donated argument read as itself.
+    x = np.random.default_rng(1).random((8, 16, 32))
+    expected = x * 2.0 + 1.0
+    y = ta.jit(lambda x: x * 2.0 + 1.0, donate_argnums=0)(x)
+    assert ta.last_call_stats().allocations == 0 and np.shares_memory(x, y)
+    np.testing.assert_array_equal(y, expected)
+
+
 def test_donation_is_shown_in_the_ir():
     f = ta.jit(lambda x, y: x + y, donate_argnums=1)
     text = f.lower(np.ones(3), np.ones(3)).as_text("tad")
