@@ -28,8 +28,9 @@ that computes ``out + a * b`` becomes the ``linalg.contract`` it stands for;
 any other keeps its body, and its innermost loop stays a loop of its own (its
 vector tile spans a short one already; merging it would reshape every small
 elementwise op). Values and summation order along each merged loop
-are unchanged. Ops whose body reads ``linalg.index``, or whose operands are
-not static tensors read at plain loop indices, are left as they are.
+are unchanged. Ops whose body reads ``linalg.index``, whose operands are
+not static tensors read at plain loop indices, or that read a slice (a
+strided view, which a collapse would copy), are left as they are.
 ``tad-lower-to-llvm`` runs it after elementwise fusion.
 
 Examples
@@ -61,7 +62,7 @@ from mlir.dialects import linalg, tensor
 from tensorad.dialects.families.linalg import operand_segments
 from tensorad.dialects.linalg_builder import contract, empty_generic, iterator_kinds
 
-from ..walk import collect, copy_body
+from ..walk import collect, copy_body, defining_op
 from .raise_contractions import contraction_dims, loop_dims
 
 # What a structured op carries itself; any other attribute is moved to the new op.
@@ -100,6 +101,9 @@ def _generic_reads(op: ir.Operation) -> Optional[tuple]:
         shaped = isinstance(value.type, ir.RankedTensorType)
         if dims is None or (shaped and not value.type.has_static_shape) or (not shaped and dims):
             return None
+        definer = defining_op(value)
+        if definer is not None and definer.name == "tensor.extract_slice":
+            return None  # a strided view: collapsing it would copy it into a buffer of its own
         reads.append(dims)
     return reads, [kind == "reduction" for kind in iterator_kinds(op)]
 

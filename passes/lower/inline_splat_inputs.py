@@ -7,9 +7,10 @@ folds a fill into a reader only when the reader is its only one, so in an
 unrolled loop of N steps one fill feeds thousands of ops. Each reader then
 loads a buffer of a single repeated value, and bufferization analyses every
 reader against every other (the fill's buffer is one alias set):
-compile time grows with the square of N. This pass drops such an input from
-each reader and gives the reader's body the constant instead (a clone of the
-``arith.constant`` inside it); the fill goes once nothing reads it.
+compile time grows with the square of N. This pass drops such an input, of
+a fill read by at least ``min-readers`` ops (32), from each reader and gives
+the reader's body the constant instead (a clone of the ``arith.constant``
+inside it); the fill goes once nothing reads it.
 
 A fill here is a ``linalg.fill`` of an ``arith.constant`` or a
 ``linalg.generic`` without inputs whose body yields one (what
@@ -22,35 +23,33 @@ Examples
 >>> from mlir import ir
 >>> from tensorad.dialects import make_context
 >>> from tensorad.passes.registry import run_pipeline
->>> m = ir.Module.parse('''
-... #id = affine_map<(i) -> (i)>
-... func.func @f(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
-...   %half = arith.constant 0.5 : f32
-...   %e = tensor.empty() : tensor<8xf32>
-...   %h = linalg.fill ins(%half : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
-...   %0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
-...       ins(%x, %h : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
+>>> product = '''
+...   %{n} = linalg.generic {{indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}}
+...       ins(%x, %h : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {{
 ...   ^bb0(%a: f32, %b: f32, %o: f32):
 ...     %p = arith.mulf %a, %b : f32
 ...     linalg.yield %p : f32
-...   } -> tensor<8xf32>
-...   %1 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
-...       ins(%h, %y : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
-...   ^bb0(%a: f32, %b: f32, %o: f32):
-...     %s = arith.addf %a, %b : f32
-...     linalg.yield %s : f32
-...   } -> tensor<8xf32>
-...   return %0, %1 : tensor<8xf32>, tensor<8xf32>
-... }''', make_context())
->>> run_pipeline(m, "tad-inline-splat-inputs")
+...   }} -> tensor<8xf32>'''
+>>> m = ir.Module.parse(f'''
+... #id = affine_map<(i) -> (i)>
+... func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {{
+...   %half = arith.constant 0.5 : f32
+...   %e = tensor.empty() : tensor<8xf32>
+...   %h = linalg.fill ins(%half : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+... {"".join(product.format(n=f"r{i}") for i in range(8))}
+...   return %r7 : tensor<8xf32>
+... }}''', make_context())
+>>> run_pipeline(m, "tad-inline-splat-inputs{min-readers=8}")
 >>> text = str(m)
 >>> "linalg.fill" in text, text.count("arith.constant 5.000000e-01")  # the function's, and one per reader
-(False, 3)
+(False, 9)
 """
 
 from __future__ import annotations
 
 from typing import Optional
+
+from dataclasses import dataclass
 
 from mlir import ir
 from mlir.dialects import linalg
@@ -58,9 +57,24 @@ from mlir.dialects import linalg
 from tensorad.dialects.families.linalg import operand_segments
 from tensorad.dialects.linalg_builder import empty_generic, iterator_kinds
 
+from ..options import option
 from ..walk import collect, copy_body, defining_op
 from .clone_shared_fills import is_fill
 
+_SHARED = "tad.shared_splat"  # marks the fills this run rewrites the readers of
+
+
+@dataclass(frozen=True)
+class SplatOptions:
+    """The option of ``tad-inline-splat-inputs`` (``min-readers=32``).
+
+    A fill read by fewer ops stays: its buffer costs little, and tad-remat's
+    cost model, which counts it, stays exact (it over-counts the buffer of a
+    fill this pass removes, so a budget it accepts still holds).
+    """
+
+    min_readers: int = option(32, "the fewest readers of a fill that it inlines into them", check=lambda n: n >= 1,
+                              accepted="an integer >= 1")
 # What a linalg.generic carries itself; any other attribute is moved to the new op.
 _INHERENT = {"indexing_maps", "iterator_types", "operandSegmentSizes", "doc", "library_call"}
 
@@ -116,6 +130,15 @@ def _rewrite(op: ir.Operation, splats: dict) -> None:
     op.erase()
 
 
+def _count_at_least(uses, n: int) -> bool:
+    count = 0
+    for _ in uses:
+        count += 1
+        if count >= n:
+            return True
+    return False
+
+
 def _droppable(op: ir.Operation, splats: dict) -> dict:
     """Those of ``splats`` that ``op`` can drop while every loop stays read by an operand it keeps.
 
@@ -133,15 +156,20 @@ def _droppable(op: ir.Operation, splats: dict) -> dict:
     return kept
 
 
-def run(op: ir.Operation, pass_) -> None:
+def run(op: ir.Operation, pass_, options: SplatOptions = SplatOptions()) -> None:
     """Read every constant-filled input of the ``linalg.generic`` ops inside ``op`` as its constant.
 
-    A fill left with no reader is erased.
+    Only fills read by at least ``options.min_readers`` ops, counted before
+    any reader changes; a fill left with no reader is erased.
     """
+    shared = [fill for fill in collect(op, is_fill)
+              if _count_at_least(fill.results[0].uses, options.min_readers)]
+    for fill in shared:
+        fill.attributes[_SHARED] = ir.UnitAttr.get()
     for reader in collect(op, lambda inner: inner.name == "linalg.generic"):
         inputs, _ = operand_segments(reader)
         splats = _droppable(reader, {k: constant for k, value in enumerate(inputs)
-                                     if (constant := splat_constant(value)) is not None})
+                                     if _marked(value) and (constant := splat_constant(value)) is not None})
         if not splats:
             continue
         filled = []
@@ -152,3 +180,10 @@ def run(op: ir.Operation, pass_) -> None:
         for value in filled:
             if not any(True for _ in value.uses):
                 value.owner.erase()
+    for fill in collect(op, lambda inner: _SHARED in inner.attributes):
+        del fill.attributes[_SHARED]
+
+
+def _marked(value: ir.Value) -> bool:
+    fill = defining_op(value)
+    return fill is not None and _SHARED in fill.attributes

@@ -89,8 +89,10 @@ def test_issue_chain_at_30_percent_holds_when_measured():
     ws = [rng.standard_normal((64, 64)) * 0.3 for _ in range(16)]
     x = rng.standard_normal((4096, 64))
     expected = ta.jit(ta.grad(_loss))(ws, x)
-    assert ta.last_call_stats().peak_live_bytes == 37782720
-    budget = int(0.3 * 37782720)
+    # Store-all: the issue's 37782720 bytes less the 2 MiB buffer of ones that the 16 layers'
+    # derivatives read, a scalar inside each reader since tad-inline-splat-inputs.
+    assert ta.last_call_stats().peak_live_bytes == 37782720 - 4096 * 64 * 8 - 64
+    budget = int(0.3 * 37782720)  # the issue's 30% (11.3 MB)
     got = ta.jit(ta.grad(_loss), memory_budget=budget)(ws, x)
     assert ta.last_call_stats().peak_live_bytes <= budget
     for a, b in zip(got, expected):

@@ -1,97 +1,156 @@
-// A linalg.generic reads an input filled with a constant as the constant, inside its body;
-// the fill goes once nothing reads it. A fill of a value that is not a constant stays.
-// RUN: autodiff-opt %s --split-input-file --tad-inline-splat-inputs | FileCheck %s
+// A linalg.generic reads an input filled with a constant, when the fill is shared by many
+// readers (an unrolled loop's), as the constant inside its body; the fill goes once nothing
+// reads it. A fill of few readers, or of a value that is not a constant, stays; so does a
+// splat that alone gives a loop its trip count. (min-readers=8 here; 32 by default.)
+// RUN: autodiff-opt %s --split-input-file --tad-inline-splat-inputs=min-readers=8 | FileCheck %s
 
-// One fill of 0.5 shared by two readers (as simplification leaves the fills of an unrolled loop).
+// One fill of 0.5 read by seven products and a column sum over a loop only it reads.
 // CHECK-LABEL: func.func @shared_half
-// CHECK-NOT: linalg.fill
-// CHECK: linalg.generic {{.*}} ins(%arg0 : tensor<8x4xf32>)
-// CHECK: %[[H0:.*]] = arith.constant 5.000000e-01 : f32
-// CHECK: arith.mulf %{{.*}}, %[[H0]] : f32
-// CHECK: linalg.generic {{.*}} ins(%arg1 : tensor<8x4xf32>)
-// CHECK: %[[H1:.*]] = arith.constant 5.000000e-01 : f32
-// CHECK: arith.addf %[[H1]], %{{.*}} : f32
+// CHECK: %[[F:.*]] = linalg.fill
+// CHECK-COUNT-7: linalg.generic {{.*}} ins(%arg0 : tensor<8x4xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[F]] : tensor<8x4xf32>) outs(%arg1 : tensor<4xf32>)
+// CHECK: return
 #id = affine_map<(i, j) -> (i, j)>
-func.func @shared_half(%x: tensor<8x4xf32>, %y: tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>) {
+func.func @shared_half(%x: tensor<8x4xf32>, %init: tensor<4xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<4xf32>) {
   %half = arith.constant 0.5 : f32
   %e = tensor.empty() : tensor<8x4xf32>
   %h = linalg.fill ins(%half : f32) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
-  %0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+  %r0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
   ^bb0(%a: f32, %b: f32, %o: f32):
     %p = arith.mulf %a, %b : f32
     linalg.yield %p : f32
   } -> tensor<8x4xf32>
-  %1 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%h, %y : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  %r1 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
   ^bb0(%a: f32, %b: f32, %o: f32):
-    %s = arith.addf %a, %b : f32
-    linalg.yield %s : f32
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
   } -> tensor<8x4xf32>
-  return %0, %1 : tensor<8x4xf32>, tensor<8x4xf32>
-}
-
-// -----
-
-// A splat written as a generic without inputs, read through a broadcasting map (a 0-d tensor).
-// CHECK-LABEL: func.func @scalar_one
-// CHECK: linalg.generic {{.*}} ins(%arg0 : tensor<6xf64>)
-// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f64
-// CHECK: arith.subf %[[ONE]], %{{.*}} : f64
-func.func @scalar_one(%x: tensor<6xf64>) -> tensor<6xf64> {
-  %e0 = tensor.empty() : tensor<f64>
-  %one = linalg.generic {indexing_maps = [affine_map<() -> ()>], iterator_types = []} outs(%e0 : tensor<f64>) {
-  ^bb0(%o: f64):
-    %c = arith.constant 1.0 : f64
-    linalg.yield %c : f64
-  } -> tensor<f64>
-  %e = tensor.empty() : tensor<6xf64>
-  %0 = linalg.generic {indexing_maps = [affine_map<(i) -> ()>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
-                       iterator_types = ["parallel"]}
-      ins(%one, %x : tensor<f64>, tensor<6xf64>) outs(%e : tensor<6xf64>) {
-  ^bb0(%a: f64, %b: f64, %o: f64):
-    %d = arith.subf %a, %b : f64
-    linalg.yield %d : f64
-  } -> tensor<6xf64>
-  return %0 : tensor<6xf64>
-}
-
-// -----
-
-// A fill of an argument is not a constant: it stays an input.
-// CHECK-LABEL: func.func @filled_with_an_argument
-// CHECK: %[[F:.*]] = linalg.fill
-// CHECK: linalg.generic {{.*}} ins(%arg0, %[[F]] : tensor<4xf32>, tensor<4xf32>)
-func.func @filled_with_an_argument(%x: tensor<4xf32>, %s: f32) -> tensor<4xf32> {
-  %e = tensor.empty() : tensor<4xf32>
-  %f = linalg.fill ins(%s : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
-  %0 = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
-                       iterator_types = ["parallel"]}
-      ins(%x, %f : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  %r2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
   ^bb0(%a: f32, %b: f32, %o: f32):
-    %m = arith.mulf %a, %b : f32
-    linalg.yield %m : f32
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<8x4xf32>
+  %r3 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<8x4xf32>
+  %r4 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<8x4xf32>
+  %r5 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<8x4xf32>
+  %r6 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<8x4xf32>
+  %s = linalg.generic {indexing_maps = [#id, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]}
+      ins(%h : tensor<8x4xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %t = arith.addf %a, %acc : f32
+    linalg.yield %t : f32
   } -> tensor<4xf32>
-  return %0 : tensor<4xf32>
+  return %r0, %r1, %r2, %r3, %r4, %r5, %r6, %s : tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<4xf32>
 }
 
 // -----
 
-// A sum of a constant over a loop no other operand reads: the splat keeps the loop's trip
-// count, so it stays an input.
-// CHECK-LABEL: func.func @sum_of_a_constant
+// Eight products read the constant itself.
+// CHECK-LABEL: func.func @product_body
+// CHECK: ins(%arg0 : tensor<8x4xf32>)
+// CHECK: %[[H:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK: arith.mulf %{{.*}}, %[[H]] : f32
+#id = affine_map<(i, j) -> (i, j)>
+func.func @product_body(%x: tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>) {
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<8x4xf32>
+  %h = linalg.fill ins(%half : f32) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %r0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<8x4xf32>
+  %r1 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<8x4xf32>
+  %r2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<8x4xf32>
+  %r3 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<8x4xf32>
+  %r4 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<8x4xf32>
+  %r5 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<8x4xf32>
+  %r6 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<8x4xf32>
+  %r7 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<8x4xf32>
+  return %r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7 : tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
+}
+
+// -----
+
+// Two readers: the fill stays an input of both.
+// CHECK-LABEL: func.func @few_readers
 // CHECK: %[[F:.*]] = linalg.fill
-// CHECK: linalg.generic {{.*}} ins(%[[F]] : tensor<5x3xf64>) outs(%arg0 : tensor<3xf64>)
-func.func @sum_of_a_constant(%init: tensor<3xf64>) -> tensor<3xf64> {
-  %one = arith.constant 1.0 : f64
-  %e = tensor.empty() : tensor<5x3xf64>
-  %f = linalg.fill ins(%one : f64) outs(%e : tensor<5x3xf64>) -> tensor<5x3xf64>
-  %0 = linalg.generic {indexing_maps = [affine_map<(r, c) -> (r, c)>, affine_map<(r, c) -> (c)>],
-                       iterator_types = ["reduction", "parallel"]}
-      ins(%f : tensor<5x3xf64>) outs(%init : tensor<3xf64>) {
-  ^bb0(%a: f64, %acc: f64):
-    %s = arith.addf %a, %acc : f64
-    linalg.yield %s : f64
-  } -> tensor<3xf64>
-  return %0 : tensor<3xf64>
+// CHECK-COUNT-2: ins(%arg0, %[[F]] : tensor<8x4xf32>, tensor<8x4xf32>)
+#id = affine_map<(i, j) -> (i, j)>
+func.func @few_readers(%x: tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>) {
+  %half = arith.constant 0.5 : f32
+  %e = tensor.empty() : tensor<8x4xf32>
+  %h = linalg.fill ins(%half : f32) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+  %r0 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<8x4xf32>
+  %r1 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %h : tensor<8x4xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    linalg.yield %p : f32
+  } -> tensor<8x4xf32>
+  return %r0, %r1 : tensor<8x4xf32>, tensor<8x4xf32>
 }
