@@ -160,7 +160,7 @@ def run(op: ir.Operation, pass_) -> None:
     for members, name in zip(groups.values(), names):
         first = members[0]
         first.kernel.attributes["sym_name"] = ir.StringAttr.get(name)
-        _add_passthrough(first.kernel, "noinline")
+        add_passthrough(first.kernel, "noinline")
         if _takes_bare_pointers(first.kernel):
             first.kernel.attributes["llvm.bareptr"] = ir.UnitAttr.get()
         for member in members:
@@ -170,7 +170,7 @@ def run(op: ir.Operation, pass_) -> None:
     for function in functions:
         if not collect(function.operation, _computes):
             # Only calls, buffers and loops over them are left: LLVM need not optimize them.
-            _add_passthrough(function.operation, "noinline", "optnone")
+            add_passthrough(function.operation, "noinline", "optnone")
 
 
 def _takes_bare_pointers(kernel: ir.Operation) -> bool:
@@ -186,7 +186,14 @@ def _takes_bare_pointers(kernel: ir.Operation) -> bool:
                if isinstance(t, ir.RankedTensorType))
 
 
-def _add_passthrough(function: ir.Operation, *names: str) -> None:
+def has_passthrough(function: ir.Operation, name: str) -> bool:
+    """Whether ``function`` (a ``func.func`` or ``llvm.func``) has LLVM function attribute ``name`` in its ``passthrough``."""
+    if "passthrough" not in function.attributes:
+        return False
+    return any(isinstance(a, ir.StringAttr) and a.value == name for a in function.attributes["passthrough"])
+
+
+def add_passthrough(function: ir.Operation, *names: str) -> None:
     """Add LLVM function attributes ``names`` to ``function``'s ``passthrough`` (which the LLVM dialect keeps)."""
     old = list(function.attributes["passthrough"]) if "passthrough" in function.attributes else []
     have = {a.value for a in old if isinstance(a, ir.StringAttr)}

@@ -32,6 +32,8 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import llvm
 
+from .outline_kernels import has_passthrough
+
 # Ops per block: long enough that the branches cost nothing, short enough that per-block work stays small.
 _LENGTH = 128
 
@@ -39,16 +41,10 @@ _LENGTH = 128
 def run(op: ir.Operation, pass_) -> None:
     """Split every block longer than ``_LENGTH`` ops in each ``optnone`` ``llvm.func`` inside ``op``."""
     for function in op.regions[0].blocks[0].operations:
-        if function.operation.name != "llvm.func" or not _optnone(function.operation):
+        if function.operation.name != "llvm.func" or not has_passthrough(function.operation, "optnone"):
             continue
         for block in list(function.regions[0].blocks):
             _split(block)
-
-
-def _optnone(function: ir.Operation) -> bool:
-    if "passthrough" not in function.attributes:
-        return False
-    return any(isinstance(a, ir.StringAttr) and a.value == "optnone" for a in function.attributes["passthrough"])
 
 
 def _split(block: ir.Block) -> None:

@@ -147,6 +147,6 @@ def pipeline(options: CodegenOptions = CodegenOptions()) -> str:
               f"tad-pack-streamed-operands{{vector-bits={bits}}}", "tad-outline-repeated-kernels",
               f"tad-tile-and-vectorize{{threads={threads} vector-bits={bits}}}", "tad-approximate-math",
               *_BUFFER_STAGES]
-    stages += [f"tad-outline-thread-loops{{threads={threads}}}", *LOOP_STAGES, *LLVM_STAGES,
+    stages += ["tad-split-long-functions", f"tad-outline-thread-loops{{threads={threads}}}", *LOOP_STAGES, *LLVM_STAGES,
                f"tad-define-thread-launchers{{threads={threads}}}", "canonicalize", "tad-split-long-blocks"]
     return ",".join(stages)

@@ -62,6 +62,7 @@ def test_unrolled_cells_compile_each_op_once(lstm_gradient):
     calls = text.count("llvm.call @__tad_kernel_")
     assert 0 < kernels < calls / STEPS  # each cell's ops once, not once per cell
     assert 'passthrough = ["noinline", "optnone"]' in text  # the caller only calls
+    assert "llvm.call @grad_loss__chunk_1(" in text  # in chunks (tad-split-long-functions)
 
 
 def test_unrolled_cells_gradient_is_right(lstm_gradient):
@@ -97,6 +98,32 @@ def test_repeated_layers_with_donation_scan_and_gradient():
     grad = ta.jit(ta.grad(lambda w, x: tnp.sum(layers(x, w) ** 2)))(w, x)
     eps, d = 1e-6, rng.standard_normal(w.shape)
     loss = lambda w: np.sum(_layers_reference(x, w, 4) ** 2)  # noqa: E731
+    np.testing.assert_allclose(np.sum(grad * d), (loss(w + eps * d) - loss(w - eps * d)) / (2 * eps), rtol=1e-6)
+
+
+def test_long_chain_of_calls_split_into_chunks_computes_the_same():
+    # 120 layers, a scan over 3 more and a donated input: the caller is cut into chunk functions that pass
+    # buffers (and the scan's loop) through the frame; values and a directional derivative are unchanged.
+    rng = np.random.default_rng(2)
+    w, x = rng.standard_normal((8, 8)) / 4, rng.standard_normal((4, 8))
+
+    def layers(x, w, count):
+        for _ in range(count):
+            x = tnp.tanh(x @ w) * 0.5 + x
+        return x
+
+    def program(x, w):
+        y = layers(x, w, 120)
+        return lax.scan(lambda h, _: (layers(h, w, 3), None), y, None, length=2)[0]
+
+    step = ta.jit(program, donate_argnums=0).lower(x.copy(), w).compile()
+    assert "__chunk_1(" in str(step.module)
+    np.testing.assert_allclose(step([x.copy(), w]), _layers_reference(x, w, 126), rtol=1e-12)
+    gradient = ta.jit(ta.grad(lambda w, x: tnp.sum(program(x, w) ** 2))).lower(w, x).compile()
+    assert "__chunk_5(" in str(gradient.module)
+    grad = gradient([w, x])
+    eps, d = 1e-6, rng.standard_normal(w.shape)
+    loss = lambda w: np.sum(_layers_reference(x, w, 126) ** 2)  # noqa: E731
     np.testing.assert_allclose(np.sum(grad * d), (loss(w + eps * d) - loss(w - eps * d)) / (2 * eps), rtol=1e-6)
 
 
