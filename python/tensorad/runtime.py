@@ -61,6 +61,7 @@ from mlir.execution_engine import ExecutionEngine
 from tensorad.dialects.library_calls import symbol_addresses
 
 from . import tree
+from .host_code import ADDRESS_TABLE, split_host_code
 from .errors import DeviceError
 
 RUNTIME_LIBRARIES = ("libmlir_c_runner_utils.so",)
@@ -721,6 +722,15 @@ def memory_limit() -> int:
 QUIESCE_THREADS = "__tad_quiesce_threads"
 
 
+def _addresses(engine: ExecutionEngine, symbols: list) -> list:
+    """The addresses of ``symbols`` in ``engine``'s code, from its ``host_code.ADDRESS_TABLE`` function."""
+    table = (ctypes.c_void_p * len(symbols))()
+    argument = ctypes.c_void_p(ctypes.addressof(table))
+    packed = (ctypes.c_void_p * 1)(ctypes.addressof(argument))  # the engine's wrapper takes void **
+    ctypes.CFUNCTYPE(None, ctypes.c_void_p)(engine.raw_lookup(ADDRESS_TABLE))(ctypes.addressof(packed))
+    return [ctypes.c_void_p(address) for address in table]
+
+
 def _quiesce(function, engine) -> None:
     """Call ``function``, the module's quiesce function; ``engine`` lives until then."""
     function()
@@ -749,6 +759,15 @@ class Executable:
         code may write into them, and a result it returns in one is a view
         of that input's array. Each such array must be writable and share no
         memory with another input.
+
+    Attributes
+    ----------
+    engine : mlir.execution_engine.ExecutionEngine
+        The engine whose code a call runs.
+    kernel_engine : mlir.execution_engine.ExecutionEngine
+        The engine of the kernels: ``engine`` itself, unless the module has
+        host code (see :mod:`tensorad.host_code`), which ``engine`` then
+        holds, compiled at -O0.
     """
 
     def __init__(self, module: ir.Module, name: str, in_avals: Sequence, out_avals: Sequence,
@@ -757,26 +776,26 @@ class Executable:
         self.on_gpu = device == "gpu"
         if self.on_gpu:
             libs.append(_cuda_runtime()._name)
-        async_functions = _async_functions(module)
-        library_functions = symbol_addresses(module)  # LAPACK routines and callbacks the code calls
+        symbols = [(function, ctypes.cast(getattr(_async_runtime(), function), ctypes.c_void_p))
+                   for function in _async_functions(module)]
+        # LAPACK routines and callbacks the code calls
+        symbols += [(function, ctypes.c_void_p(address)) for function, address in symbol_addresses(module)]
         # Refused at the call, not here: the module may still be exported to a bigger machine.
         self.largest_allocation = largest_allocation(module)
         self._too_large = self.largest_allocation > memory_limit()
-        self.engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=libs)
-        ALLOCATOR.register(self.engine)
-        if self.on_gpu:
-            DEVICE_MEMORY.register(self.engine)
-        for function in async_functions:
-            self.engine.raw_register_runtime(
-                function, ctypes.cast(getattr(_async_runtime(), function), ctypes.c_void_p))
-        for function, address in library_functions:
-            self.engine.raw_register_runtime(function, ctypes.c_void_p(address))
-        self.engine.initialize()
-        quiesce = self.engine.raw_lookup(QUIESCE_THREADS)
+        split = None if self.on_gpu or opt_level == 0 else split_host_code(module)
+        if split is None:
+            kernels = self.engine = self._engine(module, opt_level, libs, symbols)
+        else:  # host code at -O0, calling into the kernels' engine (see tensorad.host_code)
+            host, kernels_module, imported = split
+            kernels = self._engine(kernels_module, opt_level, libs, symbols)
+            self.engine = self._engine(host, 0, libs, symbols + list(zip(imported, _addresses(kernels, imported))))
+        self.kernel_engine = kernels
+        quiesce = kernels.raw_lookup(QUIESCE_THREADS)
         if quiesce:
             # A helper thread parked in the module's code (see
             # tad-define-thread-launchers) leaves it before the code is freed.
-            weakref.finalize(self, _quiesce, ctypes.CFUNCTYPE(None)(quiesce), self.engine)
+            weakref.finalize(self, _quiesce, ctypes.CFUNCTYPE(None)(quiesce), kernels)
         address = self.engine.raw_lookup("_mlir_ciface_" + name)
         if not address:
             raise RuntimeError(f"compiled module has no function {name}")
@@ -795,6 +814,17 @@ class Executable:
         # every block is taken by calls in flight on other threads) and gives it back.
         self._idle = [self._new_arguments()]
         self._in_descs = self._idle[0].inputs  # the block a lone caller always gets
+
+    def _engine(self, module: ir.Module, opt_level: int, libs: list, symbols: list) -> ExecutionEngine:
+        """An initialized engine of ``module`` whose allocations the runtime counts, ``symbols`` bound."""
+        engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=libs)
+        ALLOCATOR.register(engine)
+        if self.on_gpu:
+            DEVICE_MEMORY.register(engine)
+        for function, address in symbols:
+            engine.raw_register_runtime(function, address)
+        engine.initialize()
+        return engine
 
     def _new_arguments(self) -> _Arguments:
         return _Arguments(self._in_shapes, self.out_avals, self._results_class)

@@ -127,6 +127,29 @@ def test_long_chain_of_calls_split_into_chunks_computes_the_same():
     np.testing.assert_allclose(np.sum(grad * d), (loss(w + eps * d) - loss(w - eps * d)) / (2 * eps), rtol=1e-6)
 
 
+def test_host_code_compiled_apart_reads_the_kernels_globals():
+    # The caller of 12 identical layers is host code (optnone), compiled in an engine of its own at -O0; a
+    # constant the layers read is a global of the kernels' module, which the host code takes the address of.
+    from tensorad.host_code import split_host_code
+    rng = np.random.default_rng(3)
+    weights, x = rng.standard_normal((8, 8)) / 4, rng.standard_normal((4, 8))
+
+    def layers(x):
+        for _ in range(12):
+            x = tnp.tanh(x @ weights) + x
+        return x
+
+    compiled = ta.jit(layers).lower(x).compile()
+    host, kernels, imported = split_host_code(compiled.module)
+    globals_ = {op.attributes["sym_name"].value for op in kernels.body.operations if op.name == "llvm.mlir.global"}
+    assert any(name.startswith("__tad_kernel_") for name in imported) and globals_ & set(imported)
+    assert compiled.executable.engine is not compiled.executable.kernel_engine
+    expected = x
+    for _ in range(12):
+        expected = np.tanh(expected @ weights) + expected
+    np.testing.assert_allclose(compiled([x]), expected, rtol=1e-12)
+
+
 _CHILD = textwrap.dedent("""
     import sys, numpy as np, tensorad as ta, tensorad.numpy as tnp
     from tensorad import compiler
