@@ -151,6 +151,33 @@ def generic(inputs: Sequence[ir.Value], inits: Sequence[ir.Value], maps: Sequenc
     return list(op.results)
 
 
+# What a structured op carries as its own structure (a named op's cast included).
+_STRUCTURE = frozenset({"indexing_maps", "iterator_types", "operandSegmentSizes", "doc", "library_call", "cast"})
+
+
+def carry_attributes(old: ir.Operation, new: ir.Operation) -> None:
+    """Copy the attributes of structured op ``old`` that are not its structure (marks passes set) onto ``new``.
+
+    Examples
+    --------
+    >>> from mlir import ir
+    >>> from tensorad.dialects import make_context
+    >>> m = ir.Module.parse('''
+    ... func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+    ...   %0 = linalg.exp {tad.mark} ins(%x : tensor<4xf32>) outs(%x : tensor<4xf32>) -> tensor<4xf32>
+    ...   %1 = linalg.exp ins(%0 : tensor<4xf32>) outs(%x : tensor<4xf32>) -> tensor<4xf32>
+    ...   return %1 : tensor<4xf32>
+    ... }''', make_context())
+    >>> first, second = list(m.body.operations[0].regions[0].blocks[0].operations)[:2]
+    >>> carry_attributes(first, second)
+    >>> "tad.mark" in second.attributes
+    True
+    """
+    for name in old.attributes:
+        if name not in _STRUCTURE:
+            new.attributes[name] = old.attributes[name]
+
+
 def iterator_kinds(op: ir.Operation) -> list:
     """``"parallel"`` or ``"reduction"`` for each loop of the ``linalg.generic`` ``op``."""
     return [str(a).split("<")[1].rstrip(">") for a in op.attributes["iterator_types"]]

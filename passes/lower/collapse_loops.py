@@ -60,13 +60,10 @@ from mlir import ir
 from mlir.dialects import linalg, tensor
 
 from tensorad.dialects.families.linalg import operand_segments
-from tensorad.dialects.linalg_builder import contract, empty_generic, iterator_kinds
+from tensorad.dialects.linalg_builder import carry_attributes, contract, empty_generic, iterator_kinds
 
 from ..walk import collect, copy_body, defining_op
 from .raise_contractions import contraction_dims, loop_dims
-
-# What a structured op carries itself; any other attribute is moved to the new op.
-_INHERENT = {"indexing_maps", "iterator_types", "operandSegmentSizes", "doc", "library_call", "cast"}
 
 
 def _contraction(op: ir.Operation) -> Optional[tuple]:
@@ -163,9 +160,7 @@ def _rewrite(op: ir.Operation, reads: list, groups: list, as_contraction: bool) 
                                        [kinds[group[0]] for group in groups])
             with ir.InsertionPoint(block):
                 linalg.YieldOp(copy_body(op, block.arguments)[1])
-        for name in op.attributes:
-            if name not in _INHERENT:
-                new.attributes[name] = op.attributes[name]
+        carry_attributes(op, new)
         for old, result, (_, reassociation, _) in zip(op.results, new.results, collapsed[len(inputs):]):
             if len(reassociation) != old.type.rank:
                 result = tensor.ExpandShapeOp(old.type, result, reassociation, [], list(old.type.shape)).result

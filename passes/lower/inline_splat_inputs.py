@@ -55,7 +55,7 @@ from mlir import ir
 from mlir.dialects import linalg
 
 from tensorad.dialects.families.linalg import operand_segments
-from tensorad.dialects.linalg_builder import empty_generic, iterator_kinds
+from tensorad.dialects.linalg_builder import carry_attributes, empty_generic, iterator_kinds
 
 from ..options import option
 from ..walk import collect, copy_body, defining_op
@@ -75,8 +75,6 @@ class SplatOptions:
 
     min_readers: int = option(32, "the fewest readers of a fill that it inlines into them", check=lambda n: n >= 1,
                               accepted="an integer >= 1")
-# What a linalg.generic carries itself; any other attribute is moved to the new op.
-_INHERENT = {"indexing_maps", "iterator_types", "operandSegmentSizes", "doc", "library_call"}
 
 
 def splat_constant(value: ir.Value) -> Optional[ir.Operation]:
@@ -122,9 +120,7 @@ def _rewrite(op: ir.Operation, splats: dict) -> None:
                 arguments.append(splats[k].clone(ip=ir.InsertionPoint(block)).results[0] if k in splats
                                  else next(fresh))
             linalg.YieldOp(copy_body(op, arguments)[1])
-        for name in op.attributes:
-            if name not in _INHERENT:
-                new.attributes[name] = op.attributes[name]
+        carry_attributes(op, new)
     for old, result in zip(op.results, new.results):
         old.replace_all_uses_with(result)
     op.erase()
