@@ -19,6 +19,13 @@ transform interpreter:
 Ops that the vectorizer cannot handle (bodies with ``tensor.extract``,
 reductions without a single known combiner, windowed accesses, dynamic
 shapes) keep their scalar loops; the result is the same either way.
+
+Every tile loop but the innermost carries LLVM loop metadata (``#llvm.loop_annotation``,
+which ``convert-scf-to-cf`` puts on its back edge) that keeps LLVM's unroller
+and loop vectorizer off it: unrolled, each of its steps copied the whole
+nest inside, which took a fifth to a third of a workload's LLVM time (W3,
+W5, W7) and made nothing faster; the innermost loop, whose unrolling copies
+one register tile, is left to LLVM.
 ``tad-lower-to-llvm`` runs ``tad-hoist-invariant-transposes``,
 ``tad-clone-shared-fills`` and ``tad-pack-streamed-operands`` before this
 pass.
@@ -53,6 +60,9 @@ from .host import vector_bits as host_vector_bits
 from .loop_nest import loops_of
 from .schedule import Schedule, choose, contracts_in_vectors
 from .threads import ThreadOptions
+
+# scf.for's attribute of LLVM loop metadata, which convert-scf-to-cf puts on the loop's back edge.
+LOOP_ANNOTATION = "loop_annotation"
 
 
 def _is_vector_width(bits: int) -> bool:
@@ -145,14 +155,20 @@ def _script(s: Schedule, to_contract: bool) -> ir.Module:
             # The generated builder: the class's own spells out an empty static_num_threads.
             handle, outer = structured.structured_tile_using_forall(any_op, any_op, handle, [], [],
                                                                     static_tile_sizes=s.threads)
-        reduction_loops = []
+        reduction_loops, tile_loops = [], []
         for level, sizes in (("cache", s.cache), ("register", s.register), ("reduction", s.reduction)):
             if sizes:
                 tiled = structured.TileUsingForOp(handle, sizes=sizes)
                 handle, loops = tiled.tiled_linalg_op, list(tiled.loops)
                 outer = outer or loops[0]
+                tile_loops += loops
                 if level == "reduction":
                     reduction_loops = loops
+        # The loops around the innermost one: LLVM would unroll them whole, a copy of the nest inside
+        # per step, for nothing (the tiles are sized for the registers); those copies were most of its time.
+        no_unrolling = transform.ParamConstantOp(transform.AnyParamType.get(), _no_unrolling()).result
+        for tile_loop in tile_loops[:-1] if not s.partial else tile_loops:
+            transform.AnnotateOp(tile_loop, LOOP_ANNOTATION, param=no_unrolling)
         if outer is None:  # nothing tiled around the op: the patterns apply in its own region (_enclose)
             outer = transform.GetParentOp(any_op, handle).result
         vectorized = [handle]
@@ -191,6 +207,11 @@ def _script(s: Schedule, to_contract: bool) -> ir.Module:
                 transform.ApplyCanonicalizationPatternsOp()
         transform.YieldOp()
     return script
+
+
+def _no_unrolling() -> ir.Attribute:
+    """LLVM loop metadata that turns off unrolling and loop vectorization."""
+    return ir.Attribute.parse("#llvm.loop_annotation<unroll = <disable = true>, vectorize = <disable = true>>")
 
 
 def _enclose(op: ir.Operation) -> ir.Operation:

@@ -16,6 +16,11 @@
 // RUN: autodiff-opt %s --tad-lower-to-linalg '--tad-lower-to-llvm=threads=1 vector-bits=512' \
 // RUN:   | FileCheck %s --check-prefix=SERIAL --implicit-check-not=mlirAsyncRuntime
 
+// LLVM's unroller and loop vectorizer are kept off the tile loops around the innermost one (each of
+// their copies would copy the nest inside):
+// TILED: #[[NO_UNROLL:.*]] = #llvm.loop_unroll<disable = true>
+// TILED: #[[NO_VECTORIZE:.*]] = #llvm.loop_vectorize<disable = true>
+// TILED: #[[OUTER_TILE_LOOP:.*]] = #llvm.loop_annotation<vectorize = #[[NO_VECTORIZE]], unroll = #[[NO_UNROLL]]>
 // TILED-LABEL: func.func @matmul
 // The zero fill of the result is an elementwise op of its own: threads, then 64-lane stores.
 // TILED: scf.forall (%{{.*}}) in (4) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<256x1024xf32>)
@@ -35,7 +40,11 @@
 // TILED: %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<8x1x32xf32>, vector<8x1x32xf32>
 // TILED: scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ACC]]) -> (tensor<8x1x32xf32>, vector<8x1x32xf32>)
 // TILED-COUNT-8: vector.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<32xf32>
-// TILED: scf.forall.in_parallel
+// The contracting loop is not marked (unrolling it copies one register tile):
+// TILED: scf.yield %{{.*}}, %{{.*}} : tensor<8x1x32xf32>, vector<8x1x32xf32>
+// TILED-NEXT: }{{$}}
+// TILED-COUNT-4: } {loop_annotation = #[[OUTER_TILE_LOOP]]}
+// TILED-NEXT: scf.forall.in_parallel
 // TILED: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<256x32x32xf32> into tensor<256x1024xf32>
 
 // A transposed streamed operand (a backward matmul's δ·Wᵀ) is packed from W in
@@ -48,7 +57,11 @@
 // TILED: scf.forall (%{{.*}}) in (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<256x32x32xf32>)
 // TILED-COUNT-8: vector.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<32xf32>
 
+// The marks are LLVM loop metadata on the back edges:
+// LLVM: #[[OUTER:.*]] = #llvm.loop_annotation<vectorize = #{{.*}}, unroll = #{{.*}}>
 // LLVM: llvm.func internal @matmul_thread_loop0_chunk
+// LLVM: llvm.br ^{{.*}} {loop_annotation = #[[OUTER]]}
+// LLVM: llvm.func internal @matmul_thread_loop2_chunk
 // LLVM-COUNT-8: llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
 // LLVM: llvm.func internal @matmul_thread_loop0_work
 // LLVM: llvm.atomicrmw add
