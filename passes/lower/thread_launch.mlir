@@ -18,20 +18,24 @@
 //   nothing came. Waking a pool thread from its sleep takes tens of
 //   microseconds; a parked helper takes the next loop at once.
 //
+// * @__tad_launch (context, count, work function), the launch protocol: it
+//   stores the count in the context, gives up to "helpers" helpers (the
+//   constant marked tad.template = "helpers": threads - 1) the context and
+//   the work function, each through the mailbox when a helper is parked and
+//   as a new task otherwise, runs the work function itself, polls the
+//   helpers' finish count 20000 times (helpers usually finish within
+//   microseconds of the launcher, and sleeping in mlirAsyncRuntimeAwaitToken
+//   costs a context switch each way), then awaits every helper's token.
+//
 // Instantiated once per thread loop <f>_thread_loop<k> (the template's "loop"):
 // @loop_work takes chunk indices from the context's atomic counter and runs
 // @loop_chunk on each until none is left; @loop_launch (count, captures...)
-// stores the count and the captures in a context on its stack, gives up to
-// "helpers" helpers (the constant marked tad.template = "helpers": threads - 1)
-// the context, each through the mailbox when a helper is parked and as a new
-// task otherwise, runs @loop_work itself, polls the helpers' finish count
-// 20000 times (helpers usually finish within microseconds of the launcher,
-// and sleeping in mlirAsyncRuntimeAwaitToken costs a context switch each
-// way), then awaits every helper's token. The context is
-// (next chunk index, chunk count, helpers finished, captures...). The
-// template's loop captures one !llvm.ptr: instantiation renames the three
-// symbols, gives the context the loop's capture types, and repeats the
-// capture's store (in @loop_launch) and load (in @loop_work) per capture.
+// stores the captures in a context on its stack and calls @__tad_launch with
+// it and @loop_work. The context is (next chunk index, chunk count, helpers
+// finished, captures...). The template's loop captures one !llvm.ptr:
+// instantiation renames the three symbols, gives the context the loop's
+// capture types, and repeats the capture's store (in @loop_launch) and load
+// (in @loop_work) per capture.
 module {
   // The async runtime.
   llvm.func @mlirAsyncRuntimeCreateToken() -> !llvm.ptr
@@ -119,44 +123,23 @@ module {
     llvm.return
   }
 
-  // One thread loop.
-  llvm.func internal @loop_work(%ctx: !llvm.ptr) attributes {passthrough = ["noinline"]} {
-    %one = llvm.mlir.constant(1 : i64) : i64
-    %next = llvm.getelementptr %ctx[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, !llvm.ptr)>
-    %count_ptr = llvm.getelementptr %ctx[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, !llvm.ptr)>
-    %count = llvm.load %count_ptr : !llvm.ptr -> i64
-    llvm.br ^take
-  ^take:
-    %i = llvm.atomicrmw add %next, %one monotonic : !llvm.ptr, i64
-    %more = llvm.icmp "slt" %i, %count : i64
-    llvm.cond_br %more, ^run, ^done
-  ^run:
-    %p0 = llvm.getelementptr %ctx[0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, !llvm.ptr)>
-    %v0 = llvm.load %p0 : !llvm.ptr -> !llvm.ptr
-    llvm.call @loop_chunk(%i, %v0) : (i64, !llvm.ptr) -> ()
-    llvm.br ^take
-  ^done:
-    llvm.return
-  }
-  llvm.func internal @loop_launch(%count: i64, %a0: !llvm.ptr) {
+  // The launch protocol, one copy for every thread loop (noinline: a copy per loop was a fifth of a
+  // threaded program's LLVM IR).
+  llvm.func internal @__tad_launch(%ctx: !llvm.ptr, %count: i64, %work: !llvm.ptr) attributes {passthrough = ["noinline"]} {
     %zero = llvm.mlir.constant(0 : i64) : i64
     %one = llvm.mlir.constant(1 : i64) : i64
     %most = llvm.mlir.constant(1 : i64) {tad.template = "helpers"} : i64
-    %ctx = llvm.alloca %one x !llvm.struct<(i64, i64, i64, !llvm.ptr)> : (i64) -> !llvm.ptr
-    %next = llvm.getelementptr %ctx[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, !llvm.ptr)>
+    %next = llvm.getelementptr %ctx[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64)>
     llvm.store %zero, %next : i64, !llvm.ptr
-    %count_ptr = llvm.getelementptr %ctx[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, !llvm.ptr)>
+    %count_ptr = llvm.getelementptr %ctx[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64)>
     llvm.store %count, %count_ptr : i64, !llvm.ptr
-    %finished = llvm.getelementptr %ctx[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, !llvm.ptr)>
+    %finished = llvm.getelementptr %ctx[0, 2] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64)>
     llvm.store %zero, %finished : i64, !llvm.ptr
-    %s0 = llvm.getelementptr %ctx[0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, !llvm.ptr)>
-    llvm.store %a0, %s0 : !llvm.ptr, !llvm.ptr
     %others = llvm.sub %count, %one : i64
     %few = llvm.icmp "slt" %others, %most : i64
     %helpers = llvm.select %few, %others, %most : i1, i64
     %recs = llvm.alloca %most x !llvm.struct<(ptr, ptr, ptr)> : (i64) -> !llvm.ptr
     %task = llvm.mlir.addressof @__tad_thread_helper : !llvm.ptr
-    %work = llvm.mlir.addressof @loop_work : !llvm.ptr
     %state = llvm.mlir.addressof @__tad_helper_state : !llvm.ptr
     %job = llvm.mlir.addressof @__tad_helper_job : !llvm.ptr
     %parked = llvm.mlir.constant(1 : i64) : i64
@@ -187,7 +170,7 @@ module {
     llvm.call @mlirAsyncRuntimeExecute(%rec, %task) : (!llvm.ptr, !llvm.ptr) -> ()
     llvm.br ^start(%j1 : i64)
   ^work:
-    llvm.call @loop_work(%ctx) : (!llvm.ptr) -> ()
+    llvm.call %work(%ctx) : !llvm.ptr, (!llvm.ptr) -> ()
     %spins = llvm.mlir.constant(20000 : i64) : i64
     llvm.br ^spin(%zero : i64)
   ^spin(%n: i64):
@@ -213,6 +196,35 @@ module {
     %k1 = llvm.add %k, %one : i64
     llvm.br ^join(%k1 : i64)
   ^done:
+    llvm.return
+  }
+
+  // One thread loop.
+  llvm.func internal @loop_work(%ctx: !llvm.ptr) attributes {passthrough = ["noinline"]} {
+    %one = llvm.mlir.constant(1 : i64) : i64
+    %next = llvm.getelementptr %ctx[0, 0] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, !llvm.ptr)>
+    %count_ptr = llvm.getelementptr %ctx[0, 1] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, !llvm.ptr)>
+    %count = llvm.load %count_ptr : !llvm.ptr -> i64
+    llvm.br ^take
+  ^take:
+    %i = llvm.atomicrmw add %next, %one monotonic : !llvm.ptr, i64
+    %more = llvm.icmp "slt" %i, %count : i64
+    llvm.cond_br %more, ^run, ^done
+  ^run:
+    %p0 = llvm.getelementptr %ctx[0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, !llvm.ptr)>
+    %v0 = llvm.load %p0 : !llvm.ptr -> !llvm.ptr
+    llvm.call @loop_chunk(%i, %v0) : (i64, !llvm.ptr) -> ()
+    llvm.br ^take
+  ^done:
+    llvm.return
+  }
+  llvm.func internal @loop_launch(%count: i64, %a0: !llvm.ptr) {
+    %one = llvm.mlir.constant(1 : i64) : i64
+    %ctx = llvm.alloca %one x !llvm.struct<(i64, i64, i64, !llvm.ptr)> : (i64) -> !llvm.ptr
+    %s0 = llvm.getelementptr %ctx[0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, !llvm.ptr)>
+    llvm.store %a0, %s0 : !llvm.ptr, !llvm.ptr
+    %work = llvm.mlir.addressof @loop_work : !llvm.ptr
+    llvm.call @__tad_launch(%ctx, %count, %work) : (!llvm.ptr, i64, !llvm.ptr) -> ()
     llvm.return
   }
   // The loop's chunk function, defined by tad-outline-thread-loops.

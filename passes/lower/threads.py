@@ -14,11 +14,12 @@ These two passes run them with plain functions instead:
 * ``tad-define-thread-launchers`` (on the LLVM dialect, where the captured
   memrefs have become descriptor fields) defines each launcher from the
   template ``thread_launch.mlir`` beside this module: it stores
-  the count and the captures in a context on its stack, gives ``threads - 1``
-  helpers the context, and then it and the helpers take chunk indices from
-  an atomic counter in the context until none is left (so a thread slowed
-  down by another process takes fewer chunks); it returns when every helper
-  has emplaced its async token.
+  the captures in a context on its stack and passes it, with the loop's
+  work function, to the module's one ``@__tad_launch``, which gives
+  ``threads - 1`` helpers the context, and then it and the helpers take
+  chunk indices from an atomic counter in the context until none is left
+  (so a thread slowed down by another process takes fewer chunks); it
+  returns when every helper has emplaced its async token.
 
 A helper is a task started with ``mlirAsyncRuntimeExecute``, unless one is
 parked: a helper that has run its chunks stays in the module's
@@ -226,11 +227,11 @@ def define_launchers(op: ir.Operation, pass_, options: ThreadOptions = ThreadOpt
             if o.attributes["sym_name"].value.startswith(_TEMPLATE_LOOP + "_")}
     symbols = ir.SymbolTable(op)
     end = ir.InsertionPoint(body)
+    helpers = max(options.threads - 1, 1)
     for shared in template.body.operations:
         symbol = shared.attributes["sym_name"].value
         if symbol not in loop and symbol not in symbols:
-            shared.operation.clone(ip=end)
-    helpers = max(options.threads - 1, 1)
+            _set_helpers(shared.operation.clone(ip=end), helpers)
     for launcher in launchers:
         name = launcher.attributes["sym_name"].value[:-len(_SUFFIX_LAUNCH)]
         # The chunk function takes what the launcher takes, the chunk index in place of the count.
@@ -238,10 +239,23 @@ def define_launchers(op: ir.Operation, pass_, options: ThreadOptions = ThreadOpt
         # Internal: LLVM drops the chunk function once it is inlined into its one caller.
         chunk.attributes["linkage"] = ir.Attribute.parse("#llvm.linkage<internal>", op.context)
         launcher.erase()
-        _instantiate(loop, name, chunk, helpers, end)
+        _instantiate(loop, name, chunk, end)
 
 
-def _instantiate(loop: dict, name: str, chunk: ir.Operation, helpers: int, ip: ir.InsertionPoint) -> None:
+def _set_helpers(shared: ir.Operation, helpers: int) -> None:
+    """Give the template's constant marked ``helpers`` inside ``shared`` the value ``helpers``."""
+    i64 = ir.IntegerType.get_signless(64)
+
+    def substitute(inner: ir.Operation):
+        if _MARK in inner.attributes and inner.attributes[_MARK].value == _HELPERS:
+            inner.attributes["value"] = ir.IntegerAttr.get(i64, helpers)
+            del inner.attributes[_MARK]
+        return ir.WalkResult.ADVANCE
+
+    shared.walk(substitute)
+
+
+def _instantiate(loop: dict, name: str, chunk: ir.Operation, ip: ir.InsertionPoint) -> None:
     """Copy the template's thread loop to ``ip`` as thread loop ``name`` of chunk function ``chunk``."""
     t = _TEMPLATE_LOOP
     work = loop[f"{t}_work"].operation.clone(ip=ip)
@@ -261,9 +275,6 @@ def _instantiate(loop: dict, name: str, chunk: ir.Operation, helpers: int, ip: i
         if inner.name in ("llvm.getelementptr", "llvm.alloca") and \
                 ir.TypeAttr(inner.attributes["elem_type"]).value == placeholder:
             inner.attributes["elem_type"] = context
-        if _MARK in inner.attributes and inner.attributes[_MARK].value == _HELPERS:
-            inner.attributes["value"] = ir.IntegerAttr.get(i64, helpers)
-            del inner.attributes[_MARK]
         return ir.WalkResult.ADVANCE
 
     work.walk(substitute)

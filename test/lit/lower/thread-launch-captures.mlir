@@ -15,6 +15,9 @@
 // CHECK-DAG: llvm.mlir.global internal @__tad_helper_state(0 : i64)
 // CHECK-DAG: llvm.func @__tad_quiesce_threads()
 // CHECK-DAG: llvm.func internal @__tad_thread_helper(
+// CHECK-LABEL: llvm.func internal @__tad_launch(
+// CHECK: %[[MOST:.*]] = llvm.mlir.constant(3 : i64) : i64
+// CHECK: llvm.alloca %[[MOST]] x !llvm.struct<(ptr, ptr, ptr)>
 // CHECK-LABEL: llvm.func internal @f_thread_loop0_work(%arg0: !llvm.ptr) attributes {passthrough = ["noinline"]}
 // CHECK: %[[I:.*]] = llvm.atomicrmw add
 // CHECK: %[[P0:.*]] = llvm.getelementptr %arg0[0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, ptr, i64)>
@@ -23,17 +26,13 @@
 // CHECK: %[[V1:.*]] = llvm.load %[[P1]] : !llvm.ptr -> i64
 // CHECK: llvm.call @f_thread_loop0_chunk(%[[I]], %[[V0]], %[[V1]]) : (i64, !llvm.ptr, i64) -> ()
 // CHECK-LABEL: llvm.func internal @f_thread_loop0_launch(%arg0: i64, %arg1: !llvm.ptr, %arg2: i64)
-// CHECK: %[[MOST:.*]] = llvm.mlir.constant(3 : i64) : i64
 // CHECK: %[[CTX:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(i64, i64, i64, ptr, i64)>
 // CHECK: %[[S0:.*]] = llvm.getelementptr %[[CTX]][0, 3]
 // CHECK: llvm.store %arg1, %[[S0]] : !llvm.ptr, !llvm.ptr
 // CHECK: %[[S1:.*]] = llvm.getelementptr %[[CTX]][0, 4]
 // CHECK: llvm.store %arg2, %[[S1]] : i64, !llvm.ptr
-// CHECK: llvm.alloca %[[MOST]] x !llvm.struct<(ptr, ptr, ptr)>
-// CHECK: llvm.mlir.addressof @f_thread_loop0_work
-// CHECK: llvm.call @mlirAsyncRuntimeExecute
-// CHECK: llvm.call @f_thread_loop0_work
-// CHECK: llvm.call @mlirAsyncRuntimeAwaitToken
+// CHECK: %[[WORK:.*]] = llvm.mlir.addressof @f_thread_loop0_work
+// CHECK: llvm.call @__tad_launch(%[[CTX]], %arg0, %[[WORK]])
 // CHECK-NOT: tad.template
 llvm.func @f(%x: !llvm.ptr, %n: i64) {
   %c4 = llvm.mlir.constant(4 : i64) : i64
@@ -53,6 +52,7 @@ llvm.func @f_thread_loop0_chunk(%i: i64, %x: !llvm.ptr, %n: i64) attributes {sym
 // Two loops: one without captures, one capturing an f64; the helper task is defined once.
 // CHECK-LABEL: llvm.func @g(
 // CHECK-COUNT-1: llvm.func internal @__tad_thread_helper(
+// CHECK-COUNT-1: llvm.func internal @__tad_launch(
 // CHECK-LABEL: llvm.func internal @g_thread_loop0_work
 // CHECK: llvm.call @g_thread_loop0_chunk(%{{.*}}) : (i64) -> ()
 // CHECK-LABEL: llvm.func internal @g_thread_loop0_launch(%arg0: i64)

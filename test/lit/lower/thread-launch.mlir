@@ -28,6 +28,20 @@
 // CHECK: llvm.call @mlirAsyncRuntimeEmplaceToken
 // CHECK: llvm.icmp "slt" %{{.*}}, %[[SPINS]] : i64
 
+// The launch protocol, shared by every loop: the helper count is the placeholder
+// tad-define-thread-launchers sets; it stores the count, starts helpers with the work
+// function it is given, runs it itself, then waits for the helpers.
+// CHECK-LABEL: llvm.func internal @__tad_launch(%arg0: !llvm.ptr, %arg1: i64, %arg2: !llvm.ptr) attributes {passthrough = ["noinline"]}
+// CHECK: llvm.mlir.constant(1 : i64) {tad.template = "helpers"} : i64
+// CHECK: llvm.store %arg1, %{{.*}} : i64, !llvm.ptr
+// CHECK: llvm.store %arg2, %{{.*}} : !llvm.ptr, !llvm.ptr
+// CHECK: llvm.cmpxchg
+// CHECK: llvm.call @mlirAsyncRuntimeExecute
+// CHECK: llvm.call %arg2(%arg0) : !llvm.ptr, (!llvm.ptr) -> ()
+// CHECK: llvm.mlir.constant(20000 : i64) : i64
+// CHECK: llvm.call @mlirAsyncRuntimeAwaitToken
+// CHECK: llvm.call @mlirAsyncRuntimeDropRef
+
 // The thread loop: the work function takes chunk indices from the context's
 // counter and passes the capture (field 3) to the chunk function.
 // CHECK-LABEL: llvm.func internal @loop_work(%arg0: !llvm.ptr) attributes {passthrough = ["noinline"]}
@@ -35,14 +49,10 @@
 // CHECK: llvm.getelementptr %arg0[0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, ptr)>
 // CHECK: llvm.call @loop_chunk(%{{.*}}, %{{.*}}) : (i64, !llvm.ptr) -> ()
 
-// The launcher: the helper count is the placeholder tad-define-thread-launchers sets.
+// The launcher: the capture into a context on its stack, then the protocol with the work function.
 // CHECK-LABEL: llvm.func internal @loop_launch(%arg0: i64, %arg1: !llvm.ptr)
-// CHECK: llvm.mlir.constant(1 : i64) {tad.template = "helpers"} : i64
+// CHECK: %[[CTX:.*]] = llvm.alloca %{{.*}} x !llvm.struct<(i64, i64, i64, ptr)>
 // CHECK: llvm.store %arg1, %{{.*}} : !llvm.ptr, !llvm.ptr
-// CHECK: llvm.cmpxchg
-// CHECK: llvm.call @mlirAsyncRuntimeExecute
-// CHECK: llvm.call @loop_work
-// CHECK: llvm.mlir.constant(20000 : i64) : i64
-// CHECK: llvm.call @mlirAsyncRuntimeAwaitToken
-// CHECK: llvm.call @mlirAsyncRuntimeDropRef
+// CHECK: %[[WORK:.*]] = llvm.mlir.addressof @loop_work
+// CHECK: llvm.call @__tad_launch(%[[CTX]], %arg0, %[[WORK]])
 // CHECK: llvm.func @loop_chunk(i64, !llvm.ptr)

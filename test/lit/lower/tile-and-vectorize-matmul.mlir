@@ -63,12 +63,14 @@
 // LLVM: llvm.br ^{{.*}} {loop_annotation = #[[OUTER]]}
 // LLVM: llvm.func internal @matmul_thread_loop2_chunk
 // LLVM-COUNT-8: llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
+// LLVM: llvm.func internal @__tad_launch
+// LLVM: llvm.call @mlirAsyncRuntimeExecute
+// LLVM: llvm.call @mlirAsyncRuntimeAwaitToken
 // LLVM: llvm.func internal @matmul_thread_loop0_work
 // LLVM: llvm.atomicrmw add
 // LLVM: llvm.call @matmul_thread_loop0_chunk
 // LLVM: llvm.func internal @matmul_thread_loop0_launch
-// LLVM: llvm.call @mlirAsyncRuntimeExecute
-// LLVM: llvm.call @mlirAsyncRuntimeAwaitToken
+// LLVM: llvm.call @__tad_launch
 
 // SERIAL-LABEL: llvm.func @matmul
 // SERIAL-COUNT-8: llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
