@@ -78,15 +78,27 @@ def _layers_reference(x, w, steps):
     return x
 
 
+def _layers(x, w, steps):
+    """_layers_reference in tensorad: ``steps`` identical layers (each outlined into the same kernels)."""
+    for _ in range(steps):
+        x = tnp.tanh(x @ w) * 0.5 + x
+    return x
+
+
+def _assert_directional_derivative(grad, x, w, steps, rng):
+    """``grad`` (of sum(layers(x, w) ** 2) in w) against a central difference along a random direction."""
+    eps, d = 1e-6, rng.standard_normal(w.shape)
+    loss = lambda w: np.sum(_layers_reference(x, w, steps) ** 2)  # noqa: E731
+    np.testing.assert_allclose(np.sum(grad * d), (loss(w + eps * d) - loss(w - eps * d)) / (2 * eps), rtol=1e-6)
+
+
 def test_repeated_layers_with_donation_scan_and_gradient():
     # Identical layers (outlined), an input donated to them, and a scan whose body repeats the same layer.
     rng = np.random.default_rng(1)
     w, x = rng.standard_normal((16, 16)) / 4, rng.standard_normal((8, 16))
 
     def layers(x, w):
-        for _ in range(4):
-            x = tnp.tanh(x @ w) * 0.5 + x
-        return x
+        return _layers(x, w, 4)
 
     def scanned(x, w):
         return lax.scan(lambda h, _: (layers(h, w), None), x, None, length=3)[0]
@@ -96,9 +108,7 @@ def test_repeated_layers_with_donation_scan_and_gradient():
     np.testing.assert_allclose(step(x.copy(), w), _layers_reference(x, w, 4), rtol=1e-12)
     np.testing.assert_allclose(ta.jit(scanned)(x, w), _layers_reference(x, w, 12), rtol=1e-12)
     grad = ta.jit(ta.grad(lambda w, x: tnp.sum(layers(x, w) ** 2)))(w, x)
-    eps, d = 1e-6, rng.standard_normal(w.shape)
-    loss = lambda w: np.sum(_layers_reference(x, w, 4) ** 2)  # noqa: E731
-    np.testing.assert_allclose(np.sum(grad * d), (loss(w + eps * d) - loss(w - eps * d)) / (2 * eps), rtol=1e-6)
+    _assert_directional_derivative(grad, x, w, 4, rng)
 
 
 def test_long_chain_of_calls_split_into_chunks_computes_the_same():
@@ -107,24 +117,16 @@ def test_long_chain_of_calls_split_into_chunks_computes_the_same():
     rng = np.random.default_rng(2)
     w, x = rng.standard_normal((8, 8)) / 4, rng.standard_normal((4, 8))
 
-    def layers(x, w, count):
-        for _ in range(count):
-            x = tnp.tanh(x @ w) * 0.5 + x
-        return x
-
     def program(x, w):
-        y = layers(x, w, 120)
-        return lax.scan(lambda h, _: (layers(h, w, 3), None), y, None, length=2)[0]
+        y = _layers(x, w, 120)
+        return lax.scan(lambda h, _: (_layers(h, w, 3), None), y, None, length=2)[0]
 
     step = ta.jit(program, donate_argnums=0).lower(x.copy(), w).compile()
     assert "__chunk_1(" in str(step.module)
     np.testing.assert_allclose(step([x.copy(), w]), _layers_reference(x, w, 126), rtol=1e-12)
     gradient = ta.jit(ta.grad(lambda w, x: tnp.sum(program(x, w) ** 2))).lower(w, x).compile()
     assert "__chunk_5(" in str(gradient.module)
-    grad = gradient([w, x])
-    eps, d = 1e-6, rng.standard_normal(w.shape)
-    loss = lambda w: np.sum(_layers_reference(x, w, 126) ** 2)  # noqa: E731
-    np.testing.assert_allclose(np.sum(grad * d), (loss(w + eps * d) - loss(w - eps * d)) / (2 * eps), rtol=1e-6)
+    _assert_directional_derivative(gradient([w, x]), x, w, 126, rng)
 
 
 def test_host_code_compiled_apart_reads_the_kernels_globals():
@@ -134,20 +136,12 @@ def test_host_code_compiled_apart_reads_the_kernels_globals():
     rng = np.random.default_rng(3)
     weights, x = rng.standard_normal((8, 8)) / 4, rng.standard_normal((4, 8))
 
-    def layers(x):
-        for _ in range(12):
-            x = tnp.tanh(x @ weights) + x
-        return x
-
-    compiled = ta.jit(layers).lower(x).compile()
+    compiled = ta.jit(lambda x: _layers(x, weights, 12)).lower(x).compile()
     host, kernels, imported = split_host_code(compiled.module)
     globals_ = {op.attributes["sym_name"].value for op in kernels.body.operations if op.name == "llvm.mlir.global"}
     assert any(name.startswith("__tad_kernel_") for name in imported) and globals_ & set(imported)
     assert compiled.executable.engine is not compiled.executable.kernel_engine
-    expected = x
-    for _ in range(12):
-        expected = np.tanh(expected @ weights) + expected
-    np.testing.assert_allclose(compiled([x]), expected, rtol=1e-12)
+    np.testing.assert_allclose(compiled([x]), _layers_reference(x, weights, 12), rtol=1e-12)
 
 
 _CHILD = textwrap.dedent("""
