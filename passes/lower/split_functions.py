@@ -16,7 +16,8 @@ lives in a register across chunks, and a chunk's code and a call to it stay
 small however many values cross. (As results, the values would be one
 aggregate per chunk, which LLVM's instruction selection copies field by
 field at each of its insertions.) A buffer is stored as its memref
-descriptor: the allocated pointer is kept for the chunk that frees it. A
+descriptor, or, where its sizes, strides and offset are in its type, as its
+two pointers; the allocated pointer is kept for the chunk that frees it. A
 slot is reused once its last reader has loaded it. Chunks are ``noinline``
 and ``optnone``, like the function they came from. A function that passes
 a value of another type than memrefs, integers, indices and floats is left
@@ -126,8 +127,7 @@ class _Frame:
         if not all(_words(value.type) for value in last_reader):
             return None
         free: dict = {}  # words -> offsets of slots no value holds any longer
-        order = [-1, *range(len(chunks))]
-        for position, k in enumerate(order):
+        for k in (-1, *range(len(chunks))):  # the arguments' stores first
             if k >= 0:
                 for value in frame.loads[k]:
                     if last_reader[value] == k:
@@ -246,7 +246,7 @@ def _split(function: ir.Operation, chunks: list, terminator: ir.Operation, frame
             returned = func.ReturnOp([])
         for top in chunk:
             top.move_before(returned)
-        for inner in (i for top in chunk for i in (collect(top) if len(top.regions) else [top])):
+        for inner in _nested(chunk):
             for number, value in enumerate(inner.operands):
                 if value in loaded:
                     inner.operands[number] = loaded[value]
@@ -262,7 +262,7 @@ def _split(function: ir.Operation, chunks: list, terminator: ir.Operation, frame
 
 def _read_from_outside(chunk: list) -> list:
     """The values ops in ``chunk`` (or nested in them) read that none of them defines, in the order first read."""
-    inner_ops = [inner for top in chunk for inner in (collect(top) if len(top.regions) else [top])]
+    inner_ops = _nested(chunk)
     defined = {result for inner in inner_ops for result in inner.results}
     defined.update(argument for inner in inner_ops for region in inner.regions for block in region
                    for argument in block.arguments)
@@ -272,3 +272,8 @@ def _read_from_outside(chunk: list) -> list:
             if value not in defined:
                 read.setdefault(value, None)
     return list(read)
+
+
+def _nested(chunk: list) -> list:
+    """The ops of ``chunk`` and every op nested in them (only ops with regions are walked)."""
+    return [inner for top in chunk for inner in (collect(top) if len(top.regions) else [top])]

@@ -61,7 +61,7 @@ from mlir.execution_engine import ExecutionEngine
 from tensorad.dialects.library_calls import symbol_addresses
 
 from . import tree
-from .host_code import ADDRESS_TABLE, split_host_code
+from .host_code import ADDRESS_TABLE, C_INTERFACE_PREFIX, split_host_code
 from .errors import DeviceError
 
 RUNTIME_LIBRARIES = ("libmlir_c_runner_utils.so",)
@@ -796,7 +796,7 @@ class Executable:
             # A helper thread parked in the module's code (see
             # tad-define-thread-launchers) leaves it before the code is freed.
             weakref.finalize(self, _quiesce, ctypes.CFUNCTYPE(None)(quiesce), kernels)
-        address = self.engine.raw_lookup("_mlir_ciface_" + name)
+        address = self.engine.raw_lookup(C_INTERFACE_PREFIX + name)
         if not address:
             raise RuntimeError(f"compiled module has no function {name}")
         self._fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
