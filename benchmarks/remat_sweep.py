@@ -13,7 +13,7 @@ respect to every parameter):
 
 For tensorad: store-all, then ``jit(..., memory_budget=B)`` for B from 100%
 of the store-all peak down to the lower bound of
-:func:`tensorad.passes.remat.mincut.lower_bound` (no schedule fits below it),
+:func:`tensorad.passes.remat.bound.lower_bound` (no schedule fits below it),
 and at the first budget the pass refuses, the smallest budget its error names.
 Under each table, the floor line: the smallest accepted budget, how far it
 is above the lower bound (so at most that far above the exact floor) and,
@@ -224,7 +224,7 @@ def _floor_bounds(loss, params, x) -> dict:
     """What bounds the smallest budget of ``grad(loss)``: the lower bound and, on small graphs, the exact floor."""
     import tensorad as ta
     from mlir import ir
-    from tensorad.passes.remat import exact, mincut
+    from tensorad.passes.remat import bound, exact
     from tensorad.passes.remat.graph import build
     from tensorad.tracing import TraceState
 
@@ -233,7 +233,7 @@ def _floor_bounds(loss, params, x) -> dict:
     text = ta.jit(ta.grad(loss)).lower(params, x).as_text("differentiated")
     module = ir.Module.parse(text, TraceState.context())
     graph = build(module.body.operations[0].operation)
-    bounds = dict(nodes=len(graph.nodes), lower_bound=mincut.lower_bound(graph), exact=None)
+    bounds = dict(nodes=len(graph.nodes), lower_bound=bound.lower_bound(graph), exact=None)
     if len(graph.nodes) <= EXACT_FLOOR_NODES:
         start = time.perf_counter()
         floor, proven = exact.smallest_budget(graph)

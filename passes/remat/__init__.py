@@ -66,7 +66,7 @@ from typing import Literal, Optional
 from mlir import ir
 
 from ..options import option
-from . import chain, cost, exact, greedy, mincut
+from . import bound, chain, cost, exact, greedy, mincut
 from .progress import Progress
 from .graph import POLICIES, build
 from .report import FunctionReport, RematReport
@@ -234,7 +234,8 @@ def _solve_rewritten(function: ir.Operation, graph, budget: int, tier: str, node
     shift = budget - target
     known = [solution.smallest + shift] if solution.smallest is not None else []
     solution.smallest = min(feasible + known) if feasible or known else None
-    solution.smallest_proven = solution.smallest_proven and not shift
+    # A budget at the lower bound is the floor, whichever tier reached it.
+    solution.smallest_proven = not shift and (solution.smallest_proven or solution.smallest == bound.lower_bound(graph))
     return tier_used, solution
 
 

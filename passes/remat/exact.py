@@ -13,7 +13,8 @@ node ``t``: those are its *events*. Variables, for node ``i`` and stage ``t > i`
 Constraints: every node (and every recomputed node) finds its inputs
 computed or kept in its stage; a copy is kept into ``t + 1`` only if it was
 kept into or computed in ``t``; a view is kept only with its buffer;
-results are kept to the end; interior values of a ``start/end_checkpoint``
+results are kept from their first run to the end (never recomputed: see
+:meth:`.graph.Graph.kept_results`); interior values of a ``start/end_checkpoint``
 region are not kept past the end marker; ops with side effects are never
 recomputed. ``F[t, i, j]`` may be 1 only if ``j`` runs, no later event of the
 stage reads ``i`` and ``i`` is not kept into ``t + 1``. Memory:
@@ -35,7 +36,7 @@ Examples
 >>> module, graph = example()
 >>> solution = solve(graph, 11577)  # 90% of store-all
 >>> solution.recompute, solution.status, solution.gap
-({13: [0], 17: [1]}, 'optimal', 0.0)
+({13: [0], 15: [1]}, 'optimal', 0.0)
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .bound import lower_bound
 from .cost import simulate
 
 # Branch-and-bound nodes HiGHS may explore: deterministic work, about ten
@@ -157,6 +159,9 @@ class _Program:
         for i in graph.outputs:
             if (n, i) in self.keep:
                 self.row({self.keep[n, i]: 1.0}, 1, 1)
+        for i in graph.kept_results():
+            for t in range(i + 1, n):
+                self.row({self.keep[t, i]: 1.0}, 1, 1)
         for interior, end in graph.regions:
             for i in interior:
                 if (end + 1, i) in self.keep:
@@ -219,7 +224,7 @@ class _Program:
                 previous = j
 
 
-def _milp(p: _Program, objective: np.ndarray, budget: float | None, node_limit: int):
+def _milp(p: _Program, objective: np.ndarray, budget: float | None, node_limit: int, least: float = 0.0):
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
 
@@ -243,11 +248,13 @@ def _milp(p: _Program, objective: np.ndarray, budget: float | None, node_limit: 
                 data.append(v)
     size = len(p.integer)
     matrix = coo_matrix((data, (ri, ci)), shape=(len(rows), size)).tocsr()
-    upper_bounds = np.ones(size)
+    upper_bounds, lower_bounds = np.ones(size), np.zeros(size)
     for column in (*p.memory.values(), *(() if p.budget is None else (p.budget,))):
         upper_bounds[column] = np.inf
+    if p.budget is not None:
+        lower_bounds[p.budget] = least  # no schedule peaks lower: the search stops once one reaches it
     return milp(objective, integrality=np.array(p.integer, dtype=float),
-                bounds=Bounds(0, upper_bounds), constraints=LinearConstraint(matrix, lower, upper),
+                bounds=Bounds(lower_bounds, upper_bounds), constraints=LinearConstraint(matrix, lower, upper),
                 options={"node_limit": node_limit, "mip_rel_gap": 0.0, "disp": False})
 
 
@@ -300,7 +307,7 @@ def smallest_budget(graph, node_limit: int = NODE_LIMIT) -> tuple:
     p = _Program(graph, budget_column=True)
     objective = np.zeros(len(p.integer))
     objective[p.budget] = 1.0
-    result = _milp(p, objective, None, node_limit)
+    result = _milp(p, objective, None, node_limit, float(lower_bound(graph)))
     if result.x is None:  # the node limit came before any schedule: store-all is one
         return simulate(graph, {}).peak, False
     proven = result.status == 0 and _gap(result) <= 1e-9

@@ -138,6 +138,15 @@ class Graph:
                 result[i].append(j)
         return result
 
+    def kept_results(self) -> set:
+        """The results every schedule keeps from their first run to the return: those outside checkpoint regions.
+
+        No tier recomputes a result (a gradient is made once, as in JAX and
+        PyTorch); :func:`.bound.lower_bound` relies on it.
+        """
+        interior = {i for region, _ in self.regions for i in region}
+        return {i for i in self.outputs if i not in interior}
+
     def buffer_of(self, i: int) -> int:
         """The node whose allocation ``i`` is (itself unless it is a view)."""
         while self.nodes[i].alias_of is not None:

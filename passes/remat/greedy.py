@@ -121,12 +121,16 @@ def _excess(timeline, budget: int) -> int:
 
 
 def _evictions(graph, timeline, stage: int):
-    """(next reading stage, node) of every copy kept across ``stage`` without being read there."""
+    """(next reading stage, node) of every copy kept across ``stage`` without being read there.
+
+    Results are never evicted (:meth:`.graph.Graph.kept_results`).
+    """
+    results = graph.kept_results()
     for version, (made, node, _) in enumerate(timeline.events):
         reads = timeline.reads[version]
         later = [r for r in reads if r > stage]
         if made < stage and later and stage not in reads and graph.nodes[node].bytes \
-                and graph.nodes[node].recomputable and min(later) < len(graph.nodes):
+                and graph.nodes[node].recomputable and node not in results and min(later) < len(graph.nodes):
             yield min(later), node
 
 

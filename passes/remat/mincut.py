@@ -23,12 +23,8 @@ Examples
 
 from __future__ import annotations
 
-import numpy as np
-
 from . import cost, exact, greedy
-
-# Capacities are integers for scipy's max-flow; "infinite" must exceed any cut.
-_BIG = 2**52
+from .bound import BIG, lower_bound, min_cut
 
 
 def _split(graph, timeline) -> int:
@@ -48,39 +44,13 @@ def stored_cut(graph, split: int) -> set:
     >>> stored_cut(graph, 12)  # every forward value can be recomputed from the arguments
     set()
     """
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import breadth_first_order, maximum_flow
-
     users, nodes = graph.users(), graph.nodes
-    forward = range(min(split, len(nodes)))
+    count = min(split, len(nodes))
     interior = {i for region, _ in graph.regions for i in region}
-    crossing = {i for i in forward if i in graph.outputs or any(u >= split for u in users[i])}
-    source, sink = 2 * split, 2 * split + 1
-    rows, cols, caps = [], [], []
-
-    def edge(a, b, capacity):
-        rows.append(a)
-        cols.append(b)
-        caps.append(capacity)
-
-    for i in forward:
-        node = nodes[i]
-        # Storing i cuts its in->out edge; a region's interior may not be stored.
-        edge(2 * i, 2 * i + 1, _BIG if i in interior else max(1, node.bytes))
-        if not node.inputs or not node.recomputable:
-            edge(source, 2 * i, _BIG)  # nothing (else) to recompute it from
-        for p in node.inputs:
-            edge(2 * p + 1, 2 * i, _BIG)
-        if i in crossing:
-            edge(2 * i + 1, sink, _BIG)
-    matrix = csr_matrix((np.array(caps, dtype=np.int64), (rows, cols)), shape=(sink + 1, sink + 1))
-    # scipy's flow is skew-symmetric, so capacity - flow is the residual graph,
-    # reverse edges included; the source side of the cut is what it reaches.
-    residual = (matrix - maximum_flow(matrix, source, sink).flow).tocsr()
-    residual.data = (residual.data > 0).astype(np.int64)
-    residual.eliminate_zeros()
-    reached = set(breadth_first_order(residual, source, return_predecessors=False).tolist())
-    return {i for i in forward if 2 * i in reached and 2 * i + 1 not in reached}
+    crossing = [i for i in range(count) if i in graph.outputs or any(u >= split for u in users[i])]
+    # A region's interior may not be stored.
+    return min_cut(graph, count, crossing, lambda i: BIG if i in interior else max(1, nodes[i].bytes),
+                    kept=graph.kept_results())[1]
 
 
 def start_plan(graph, split: int) -> dict:
@@ -96,10 +66,12 @@ def solve(graph, budget: int):
 
     When neither repair reaches ``budget`` at once, each descends to it
     (:func:`descend`) from its start and from the lowest peaks the repairs
-    reached.
+    reached; asked for less than :func:`.bound.lower_bound`, to the bound,
+    where the first descent that reaches it proves it the floor.
 
     Returns a :class:`~.exact.Solution` (``recompute`` None when no schedule was
-    found; ``smallest`` is then the least peak reached).
+    found; ``smallest`` is then the least peak reached, ``smallest_proven``
+    whether it is the bound).
     """
     split = _split(graph, cost.simulate(graph, {}))
     starts = (start_plan(graph, split), greedy.region_plan(graph))
@@ -114,7 +86,13 @@ def solve(graph, budget: int):
         for reached in (*tries, *wide):
             if reached.closest not in origins:
                 origins.append(reached.closest)
-        tries = [descend(graph, origin, budget) for origin in origins]
+        least = lower_bound(graph)
+        tries = []
+        for origin in origins:
+            tries.append(descend(graph, origin, max(budget, least)))
+            if budget < least and tries[-1].recompute is not None:
+                return exact.Solution(None, "infeasible", float("inf"), float("inf"), least,
+                                      smallest_proven=True, closest=tries[-1].recompute)
         fitting = [s for s in tries if s.recompute is not None]
     if fitting:
         return min(fitting, key=lambda s: s.objective)
@@ -176,28 +154,3 @@ def descend(graph, start: dict, budget: int, charge_inputs: bool = False):
     plan, timeline = greedy.prune_plan(graph, plan, budget)
     return exact.Solution(greedy.as_plan(plan), "feasible", float(timeline.recompute_flops), float("nan"),
                           timeline.peak)
-
-
-def lower_bound(graph) -> int:
-    """Bytes that every schedule of ``graph`` has live at some point: no budget below it is feasible.
-
-    The most of three counts: what the op of a stage needs while it runs
-    (its result, its scratch bytes and the buffers it reads), the bytes of
-    the values that cross a stage's start (:func:`stored_cut`: whatever is
-    read from there on is kept or recomputed from what is kept), and the
-    results, all live at the return. A tier's smallest budget within a few
-    percent of it is within as much of the exact floor.
-
-    Examples
-    --------
-    >>> from tensorad.passes.remat.graph import example
-    >>> module, graph = example()
-    >>> lower_bound(graph) <= solve(graph, 0).smallest
-    True
-    """
-    nodes = graph.nodes
-    own = max((node.bytes + node.scratch + sum(nodes[b].bytes for b in {graph.buffer_of(i) for i in node.inputs})
-               for node in nodes), default=0)
-    crossing = max((sum(nodes[i].bytes for i in stored_cut(graph, t)) for t in range(1, len(nodes))), default=0)
-    returned = sum(nodes[b].bytes for b in {graph.buffer_of(i) for i in graph.outputs})
-    return max(own, crossing, returned)

@@ -11,7 +11,7 @@ import tensorad as ta
 import tensorad.numpy as tnp
 from tensorad import tree
 from tensorad.compiler import Lowered
-from tensorad.passes.remat import cost, mincut
+from tensorad.passes.remat import bound, cost, mincut
 from tensorad.passes.remat.graph import build
 from tensorad.runtime import last_call_stats
 from tensorad.tracing import TraceState
@@ -105,7 +105,7 @@ def test_simulate_counts_scratch_bytes_while_the_op_runs(unet_graph):
     # The scratch is live at the op only: the next op starts without it.
     without = [live - graph.nodes[i].scratch for live, (_, i, _) in zip(timeline.live, timeline.events)]
     assert timeline.live[conv] - without[conv] == graph.nodes[timeline.events[conv][1]].scratch
-    assert mincut.lower_bound(graph) >= max(n.scratch + n.bytes for n in graph.nodes)
+    assert bound.lower_bound(graph) >= max(n.scratch + n.bytes for n in graph.nodes)
 
 
 def test_every_accepted_budget_holds_when_measured():
@@ -151,6 +151,6 @@ def test_the_lower_bound_is_below_every_tiers_floor():
     from tensorad.passes.remat.graph import example
 
     _, graph = example(layers=4, batch=64, width=16)
-    bound = mincut.lower_bound(graph)
-    assert 0 < bound <= chain.smallest_budget(chain.find(graph))
-    assert bound <= mincut.solve(graph, 0).smallest
+    least = bound.lower_bound(graph)
+    assert 0 < least <= chain.smallest_budget(chain.find(graph))
+    assert least <= mincut.solve(graph, 0).smallest

@@ -10,7 +10,7 @@ import pytest
 
 import tensorad as ta
 import tensorad.numpy as tnp
-from tensorad.passes.remat import chain, cost, exact, mincut
+from tensorad.passes.remat import bound, chain, cost, exact, mincut
 from tensorad.passes.remat.graph import example
 
 
@@ -164,6 +164,53 @@ def test_mincut_floor_equals_the_exact_tiers_certified_floor(which):
     assert found.recompute is None and found.smallest == floor
     at_floor = mincut.solve(graph, floor)
     assert at_floor.recompute is not None and cost.simulate(graph, at_floor.recompute).peak <= floor
+
+
+def _attention_graph(width=8, tokens=16):
+    """The graph of a single-head attention block's gradient (residual, softmax)."""
+    from mlir import ir
+    from tensorad.passes.remat.graph import build
+    from tensorad.tracing import TraceState
+
+    rng = np.random.default_rng(0)
+    ws = [rng.standard_normal((width, width)) / np.sqrt(width) for _ in range(4)]
+
+    def loss(ws, x):
+        wq, wk, wv, wo = ws
+        q, k, v = x @ wq, x @ wk, x @ wv
+        a = ta.nn.softmax((q @ tnp.swapaxes(k, -1, -2)) / np.sqrt(width)) @ v
+        h = x + a @ wo
+        return (h * h).sum()
+    text = ta.jit(ta.grad(loss)).lower(ws, rng.standard_normal((2, tokens, width))).as_text("differentiated")
+    module = ir.Module.parse(text, TraceState.context())
+    return module, build(module.body.operations[0].operation)
+
+
+_SMALL_GRAPHS = {"mlp-2": lambda: example(2), "mlp-3": lambda: example(3), "mlp-4": lambda: example(4),
+                 "residual-3": lambda: _residual_graph(3), "attention": _attention_graph}
+
+
+@pytest.mark.parametrize("which", sorted(_SMALL_GRAPHS))
+def test_the_lower_bound_is_the_exact_tiers_certified_floor(which):
+    # The bound is a certificate: every schedule peaks at or above it, and on every
+    # graph the exact tier can prove a floor on, that floor is the bound itself.
+    module, graph = _SMALL_GRAPHS[which]()
+    floor, proven = exact.smallest_budget(graph)
+    assert proven and bound.lower_bound(graph) == floor
+    # Issue 16: the large-graph tier within 10% of the exact floor where both run.
+    assert floor <= mincut.solve(graph, 0).smallest <= 1.1 * floor
+
+
+def test_no_tier_recomputes_a_result():
+    # A result is kept from its first run (bound.lower_bound counts on it). Without the
+    # rule, the exact tier recomputed the attention block's output-projection gradient.
+    module, graph = _attention_graph()
+    floor, _ = exact.smallest_budget(graph)
+    results = graph.kept_results()
+    for tier, budget in ((exact, floor), (mincut, int(1.05 * floor))):
+        solution = tier.solve(graph, budget)
+        assert solution.recompute is not None and cost.simulate(graph, solution.recompute).peak <= budget
+        assert not results & {i for nodes in solution.recompute.values() for i in nodes}
 
 
 def test_mincut_descent_finds_the_floor_where_the_direct_repair_stops_above_it():

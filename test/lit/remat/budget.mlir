@@ -1,5 +1,6 @@
 // RUN: autodiff-opt %s --tad-differentiate --tad-simplify --tad-remat=budget=350000 | FileCheck %s
 // RUN: autodiff-opt %s --tad-differentiate --tad-simplify --tad-remat=budget=300000 --verify-diagnostics
+// RUN: autodiff-opt %s --tad-differentiate --tad-simplify --tad-remat="budget=300000 tier=chain" --verify-diagnostics
 // RUN: autodiff-opt %s --tad-differentiate --tad-simplify --tad-remat-report=%t.json --tad-remat=budget=350000 -o /dev/null
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
 
@@ -8,7 +9,9 @@
 // layer (its contraction and tanh) just before the backward sweep reaches it.
 // 300000 bytes is below what any schedule needs, and the error says so: the
 // function is small enough for the exact tier to certify the least budget,
-// 311744 bytes (it recomputes even the loss at the end, to free its 68 bytes).
+// 311812 bytes (the loss, a result, is kept from its first run: no tier
+// recomputes a result). The chain tier proves it too: its floor is the lower
+// bound every schedule peaks at or above (tensorad.passes.remat.bound).
 
 // CHECK-LABEL: func.func private @chain_vjp
 // CHECK-COUNT-4: math.tanh
@@ -22,7 +25,7 @@
 // REPORT: "store_all_peak_bytes": 410116
 // REPORT: "predicted_peak_bytes": 344516
 
-// expected-error@+1 {{no schedule of @chain_vjp keeps peak live bytes within the budget of 300000 bytes; the smallest feasible budget is 311744 bytes}}
+// expected-error@+1 {{no schedule of @chain_vjp keeps peak live bytes within the budget of 300000 bytes; the smallest feasible budget is 311812 bytes}}
 func.func @chain(%w0: tensor<64x64xf32>, %w1: tensor<64x64xf32>, %w2: tensor<64x64xf32>, %w3: tensor<64x64xf32>, %x: tensor<256x64xf32>) -> tensor<f32> {
   %z0 = "tad.dot_general"(%x, %w0) {lhs_batching_dimensions = array<i64>, lhs_contracting_dimensions = array<i64: 1>, rhs_batching_dimensions = array<i64>, rhs_contracting_dimensions = array<i64: 0>} : (tensor<256x64xf32>, tensor<64x64xf32>) -> tensor<256x64xf32>
   %h0 = math.tanh %z0 : tensor<256x64xf32>
