@@ -339,6 +339,14 @@ def flops_of(op: Union[ir.Operation, ir.OpView]) -> int:
 # the allocator for that much more than the buffer needs, to align it itself.
 ALLOCATION_PADDING = 64
 
+# Loop iterations of linalg ops below which one iteration of a loop marked
+# ``tad.independent_iterations`` stays off threads (``tad-thread-independent-loops``):
+# measured on convolutions, threads lost up to 8M multiply-adds per image
+# (per-iteration buffers) and won from about 30M on. The scratch rules of the
+# ops that make such loops read it: below it, one iteration's temporaries are
+# live at a time.
+MIN_ITERATION_WORK = 1 << 25
+
 
 def tensor_bytes(t: ir.Type) -> int:
     """Bytes of a ranked tensor of type ``t`` (0 for anything else); a dynamic dim (``?``) counts as 1.

@@ -122,7 +122,7 @@ from .. import linalg_builder as linalg
 from ..batching import fold_into_leading
 from ..builder import Val
 from ..derivatives import RuleContext, sum_contributions
-from ..record import ALLOCATION_PADDING, Family, Trait
+from ..record import ALLOCATION_PADDING, MIN_ITERATION_WORK, Family, Trait
 from ..shapes import (TensorSpec, need, int_attr, declared, same_element_type, window_attrs, window_output_size,
                       rank4, gradient_of, python_attrs)
 
@@ -775,13 +775,18 @@ def conv2d_scratch_bytes(op: ir.Operation, threads: int = 1) -> int:
     """Bytes of the temporary tensors that the lowering of a conv op holds at once, besides its result.
 
     Rematerialization counts them among the live bytes at the op. A
-    stride-1 convolution or data gradient (:func:`_flat_plan`) holds, per
-    image in flight (one per thread, ``threads``), the image's flat planes,
-    their expanded copies (if any), its flat output and the cropped output;
-    a stride-1 filter gradient holds the flat planes of the whole batch,
-    their expanded copies and ``dy`` laid out flat. Other strides hold the
-    padded data (or data gradient) and, for the filter gradient, a
-    channels-last copy of ``dy``.
+    stride-1 convolution or data gradient (:func:`_flat_plan`) holds its
+    weight rows (a data gradient first the transposed weight too) and, per image
+    in flight, the most of three steps: the image's flat planes and their
+    expanded copies (if any) while the copies are made; the copies (or the
+    planes) and the flat output while the contractions run; the flat output
+    and the cropped one. Images are in flight one at a time unless an
+    image's work reaches :data:`~tensorad.dialects.record.MIN_ITERATION_WORK`
+    (``tad-thread-independent-loops`` then runs them on threads: at most
+    ``threads`` at once). A stride-1 filter gradient holds the flat planes
+    of the whole batch, their expanded copies and ``dy`` laid out flat.
+    Other strides hold the padded data (or data gradient) and, for the
+    filter gradient, a channels-last copy of ``dy``.
 
     Examples
     --------
@@ -795,10 +800,11 @@ def conv2d_scratch_bytes(op: ir.Operation, threads: int = 1) -> int:
     ...   return %0 : tensor<2x4x8x8xf32>
     ... }''', make_context())
     >>> conv = m.body.operations[0].regions[0].blocks[0].operations[0]
-    >>> # per image: 4 planes of 13 rows of 9, 3 shifted copies of them (114 long), 4 flat
-    >>> # outputs of 96 and 4 cropped ones of 8 x 8: 2476 float32
+    >>> # 144 weights in rows; per image, 4 planes of 13 rows of 9 and 3 shifted copies
+    >>> # of them (114 long): 1980 float32. A small image runs off threads, so two
+    >>> # threads hold no more.
     >>> conv2d_scratch_bytes(conv), conv2d_scratch_bytes(conv, threads=2)
-    (9904, 19808)
+    (7920, 7920)
     """
     element_bytes = _element_bytes(op.operands[0].type.element_type)
     planes = _flat_plan(op)
@@ -816,12 +822,22 @@ def conv2d_scratch_bytes(op: ir.Operation, threads: int = 1) -> int:
         output_grad, data = op.operands
         (n, c), o = data.type.shape[:2], output_grad.type.shape[1]
         depth = (n - 1) * planes.plane + planes.valid + planes.span(planes.outer)
-        columns = copies * c * depth if copies > 1 else 0
-        return (n * c * planes.plane + columns + n * o * planes.plane) * element_bytes
-    n, c = op.operands[0].type.shape[:2]
+        flat, columns, flat_dy = n * c * planes.plane, copies * c * depth if copies > 1 else 0, n * o * planes.plane
+        # The planes are freed once copied: they and the copies, then what the contractions read.
+        return max(flat + columns, (columns or flat) + flat_dy) * element_bytes
+    (n, c), out = op.operands[0].type.shape[:2], result[1]
+    # The weight rows, and the transposed weight a data gradient makes them from (freed before the images).
+    rows = prod(op.operands[1].type.shape)
+    transposed = rows if op.name == "tad.conv2d_backward_data" else 0
+    flat, flat_out, cropped = c * planes.plane, out * planes.length, out * prod(result[2:])
     columns = copies * c * planes.columns_length if copies > 1 else 0
-    image = c * planes.plane + columns + result[1] * (planes.length + prod(result[2:]))
-    return min(n, max(threads, 1)) * image * element_bytes
+    image = max(flat + columns, (columns or flat) + flat_out, flat_out + cropped)
+    # An upper bound of what tad-thread-independent-loops counts for an image (it
+    # must not call one small that the pass puts on threads): every op's largest
+    # tensor, and each contraction's loop iterations over all taps.
+    work = 2 * (flat + columns + 2 * flat_out + out * c * prod(planes.kernel) * planes.length)
+    in_flight = min(n, max(threads, 1)) if work >= MIN_ITERATION_WORK else 1
+    return (rows + max(transposed, in_flight * image)) * element_bytes
 
 
 # conv2d_scratch_bytes counts the temporaries' bytes; the allocator adds ALLOCATION_PADDING

@@ -54,15 +54,13 @@ from typing import Optional
 from mlir import ir
 from mlir.dialects import scf, tensor
 
+from tensorad.dialects.record import MIN_ITERATION_WORK
+
 from ..options import option
 from ..walk import collect, defining_op
 from .loop_nest import loops_of
 
 MARK = "tad.independent_iterations"
-# Loop iterations of linalg ops below which one iteration of a marked loop stays off
-# threads: measured on convolutions, threads lost up to 8M multiply-adds per image
-# (per-iteration buffers) and won from about 30M on.
-MIN_ITERATION_WORK = 1 << 25
 
 
 @dataclass(frozen=True)

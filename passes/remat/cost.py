@@ -102,35 +102,44 @@ def simulate(graph, recompute: dict) -> Timeline:
     >>> simulate(graph, {17: [0, 1]}).recompute_flops
     2304
     """
-    n = len(graph.nodes)
-    events, current, last_read, source, reads = [], {}, [], [], []
+    nodes = graph.nodes
+    n = len(nodes)
+    inputs = [node.inputs for node in nodes]
+    alias = [node.alias_of for node in nodes]
+    # Per copy (event): the copy it views, its last read (event) and the stages that read it.
+    events, current, last_read, source, reads = [], [None] * n, [], [], []
 
-    def read(version: int, event: int) -> None:
+    def read(version, event: int, stage: int) -> None:
         while version is not None:
-            last_read[version] = max(last_read[version], event)
-            reads[version].append(events[event][0] if event < len(events) else n)
+            if last_read[version] < event:
+                last_read[version] = event
+            reads[version].append(stage)
             version = source[version]
 
     for stage in range(n):
-        for node in sorted(recompute.get(stage, ())) + [stage]:
+        again = recompute.get(stage)
+        for node in (sorted(again) + [stage]) if again else (stage,):
+            event = len(events)
             events.append((stage, node, node != stage))
-            for i in graph.nodes[node].inputs:
-                read(current[i], len(events) - 1)
-            alias = graph.nodes[node].alias_of
-            source.append(current[alias] if alias is not None else None)
-            last_read.append(len(events) - 1)
+            for i in inputs[node]:
+                read(current[i], event, stage)
+            source.append(None if alias[node] is None else current[alias[node]])
+            last_read.append(event)
             reads.append([])
-            current[node] = len(events) - 1
+            current[node] = event
     for i in graph.outputs:
-        read(current[i], len(events))
+        read(current[i], len(events), n)
     # A difference array: a copy is live from the event that makes it to its last read.
     by_event = [0] * (len(events) + 2)
     for v, (_, node, _) in enumerate(events):
-        by_event[v] += graph.nodes[node].bytes
-        by_event[last_read[v] + 1] -= graph.nodes[node].bytes
-    live, total = [], 0
-    for e, (_, node, _) in enumerate(events):
+        size = nodes[node].bytes
+        if size:
+            by_event[v] += size
+            by_event[last_read[v] + 1] -= size
+    live, total, flops = [], 0, 0
+    for e, (_, node, again) in enumerate(events):
         total += by_event[e]
-        live.append(total + graph.nodes[node].scratch)
-    flops = sum(graph.nodes[node].flops for _, node, again in events if again)
+        live.append(total + nodes[node].scratch)
+        if again:
+            flops += nodes[node].flops
     return Timeline(events, live, max(live, default=0), flops, reads)
