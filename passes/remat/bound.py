@@ -13,6 +13,8 @@ tier's start schedule uses too.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 # Capacities are integers for scipy's max-flow; "infinite" must exceed any cut.
@@ -65,19 +67,69 @@ def min_cut(graph, count: int, needed, capacity, free=(), kept=()) -> tuple:
     return int(flow.flow_value), {i for i in range(count) if 2 * i in reached and 2 * i + 1 not in reached}
 
 
-def lower_bound(graph) -> int:
-    """Bytes that every schedule of ``graph`` has live at some point: no budget below it is feasible.
+@dataclass
+class StageCut:
+    """The cheapest state of the memory while node ``stage`` first runs.
+
+    Attributes
+    ----------
+    live : set of int
+        Nodes whose copies are live: the running node, what it reads, the
+        results made so far, and the copies stored so that every later read
+        can be had (:func:`min_cut`).
+    bytes : int
+        Their bytes and the running node's scratch bytes: no schedule has
+        fewer live at that point.
+    """
+
+    live: set
+    bytes: int
+
+
+def stage_cuts(graph) -> list:
+    """One :class:`StageCut` per stage of ``graph``.
 
     While node ``t`` runs (its first run, which every schedule has), its
     result, its scratch bytes and the buffers it reads are live, and so is
     enough to have every value that a later stage reads, or the function
     returns: kept copies from which the rest is recomputed. The cheapest such
     set, with ``t`` and its inputs free (they are live anyway), is a minimum
-    cut (:func:`min_cut`). The bound is the largest of these sums over the
-    stages. Views cost nothing of their own but need their buffer, and a
-    checkpoint region's interior may not be kept past its end. A tier's
-    smallest budget within a few percent of the bound is within as much of
-    the exact floor; equal to it, it is the floor.
+    cut (:func:`min_cut`). Views cost nothing of their own but need their
+    buffer, a checkpoint region's interior may not be kept past its end, and
+    results are kept from their first run (:meth:`.graph.Graph.kept_results`).
+    """
+    nodes, users, n = graph.nodes, graph.users(), len(graph.nodes)
+    # The last stage each node is read at (the return: n).
+    last_read = [max(users[i], default=-1) for i in range(n)]
+    for i in graph.outputs:
+        last_read[i] = n
+    ended = [(set(interior), end) for interior, end in graph.regions]
+    kept = graph.kept_results()
+    cuts = []
+    for t in range(n):
+        node = nodes[t]
+        results = {i for i in kept if i < t}
+        buffers = {graph.buffer_of(i) for i in [*node.inputs, *results]}
+        needed = [i for i in range(t + 1) if last_read[i] > t]
+        sealed = set().union(*(interior for interior, end in ended if end < t))
+
+        def capacity(i):
+            # A view is had with its buffer; a region's interior is not kept past its end.
+            return BIG if nodes[i].alias_of is not None or i in sealed else nodes[i].bytes
+
+        free = buffers | results | set(node.inputs) | {t}
+        stored_bytes, stored = min_cut(graph, t + 1, needed, capacity, free=free)
+        cuts.append(StageCut(free | stored, node.bytes + node.scratch + sum(nodes[b].bytes for b in buffers)
+                             + stored_bytes))
+    return cuts
+
+
+def lower_bound(graph) -> int:
+    """Bytes that every schedule of ``graph`` has live at some point: no budget below it is feasible.
+
+    The most bytes of a :func:`stage_cuts` state. A tier's smallest budget
+    within a few percent of the bound is within as much of the exact floor;
+    equal to it, it is the floor.
 
     Examples
     --------
@@ -87,25 +139,4 @@ def lower_bound(graph) -> int:
     >>> lower_bound(graph), exact.smallest_budget(graph)
     (9024, (9024, True))
     """
-    nodes, users, n = graph.nodes, graph.users(), len(graph.nodes)
-    # The last stage each node is read at (the return: n).
-    last_read = [max(users[i], default=-1) for i in range(n)]
-    for i in graph.outputs:
-        last_read[i] = n
-    ended = [(set(interior), end) for interior, end in graph.regions]
-    kept = graph.kept_results()
-    best = 0
-    for t in range(n):
-        node = nodes[t]
-        results = {i for i in kept if i < t}
-        live = {graph.buffer_of(i) for i in [*node.inputs, *results]}
-        needed = [i for i in range(t + 1) if last_read[i] > t]
-        sealed = set().union(*(interior for interior, end in ended if end < t))
-
-        def capacity(i):
-            # A view is had with its buffer; a region's interior is not kept past its end.
-            return BIG if nodes[i].alias_of is not None or i in sealed else nodes[i].bytes
-
-        stored, _ = min_cut(graph, t + 1, needed, capacity, free=live | results | set(node.inputs) | {t})
-        best = max(best, node.bytes + node.scratch + sum(nodes[b].bytes for b in live) + stored)
-    return best
+    return max((cut.bytes for cut in stage_cuts(graph)), default=0)
