@@ -17,20 +17,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# Capacities are integers for scipy's max-flow; "infinite" must exceed any cut.
-BIG = 2**52
+# A capacity that no cut may cross (what storing a node costs when it may not be stored).
+BIG = 2**62
+# scipy's max-flow works in int32 (larger capacities wrap around, silently): finite
+# capacities are scaled to sum to at most _FINITE, and BIG becomes _INFINITE.
+_FINITE, _INFINITE = 2**30, 2**31 - 1
 
 
 def min_cut(graph, count: int, needed, capacity, free=(), kept=()) -> tuple:
     """``(bytes, stored)``: the cheapest set of nodes below ``count`` to store so that every ``needed`` node can be had.
 
-    A node can be had when it is stored, ``free`` (live already), or
-    recomputed from nodes that can be had; one without inputs is recomputed
-    from nothing, and a node that may not run again, or is ``kept`` (a
-    result: no tier recomputes one), must be stored.
-    ``capacity(i)`` is what storing node ``i`` costs (``BIG``: it may not be).
-    Each node is split into an in- and an out-vertex joined by an edge of its
-    capacity: a minimum cut of that network is the answer.
+    A node can be had when it is stored or ``free`` (live already), or when
+    it may run again and its inputs can be had (one without inputs: from
+    nothing). A node that may not run again, or is ``kept`` (no tier
+    recomputes a result), can be had only stored or free. So the answer is a
+    minimum vertex cut between those nodes (the source) and the needed ones
+    (the sink) in the dataflow graph: each node split into an in- and an
+    out-vertex joined by an edge of ``capacity(i)``, what storing node ``i``
+    costs (``BIG``: it may not be; nothing: it is free).
     """
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import breadth_first_order, maximum_flow
@@ -45,26 +49,30 @@ def min_cut(graph, count: int, needed, capacity, free=(), kept=()) -> tuple:
             cols.append(b)
             caps.append(cap)
 
+    free = set(free)
     for i in range(count):
         node = nodes[i]
-        edge(2 * i, 2 * i + 1, capacity(i))
-        if not node.inputs or not node.recomputable or i in kept:
-            edge(source, 2 * i, BIG)  # nothing (else) to recompute it from
+        if i not in free:
+            edge(2 * i, 2 * i + 1, capacity(i))
+            if not node.recomputable or i in kept:
+                edge(source, 2 * i, BIG)  # had only if stored
         for p in node.inputs:
             edge(2 * p + 1, 2 * i, BIG)
-    for i in free:
-        edge(source, 2 * i + 1, BIG)
     for i in needed:
         edge(2 * i + 1, sink, BIG)
-    matrix = csr_matrix((np.array(caps, dtype=np.int64), (rows, cols)), shape=(sink + 1, sink + 1))
+    # Scaled down and rounded down: the cut's bytes are never overstated.
+    finite = [c for c in caps if c < BIG]
+    unit = max(1, -(-sum(finite) // _FINITE))
+    scaled = np.array([c // unit if c < BIG else _INFINITE for c in caps], dtype=np.int32)
+    matrix = csr_matrix((scaled, (rows, cols)), shape=(sink + 1, sink + 1))
     flow = maximum_flow(matrix, source, sink)
     # scipy's flow is skew-symmetric, so capacity - flow is the residual graph,
     # reverse edges included; the source side of the cut is what it reaches.
     residual = (matrix - flow.flow).tocsr()
-    residual.data = (residual.data > 0).astype(np.int64)
+    residual.data = (residual.data > 0).astype(np.int32)
     residual.eliminate_zeros()
     reached = set(breadth_first_order(residual, source, return_predecessors=False).tolist())
-    return int(flow.flow_value), {i for i in range(count) if 2 * i in reached and 2 * i + 1 not in reached}
+    return int(flow.flow_value) * unit, {i for i in range(count) if 2 * i in reached and 2 * i + 1 not in reached}
 
 
 @dataclass
@@ -86,7 +94,7 @@ class StageCut:
     bytes: int
 
 
-def stage_cuts(graph) -> list:
+def stage_cuts(graph, stored_only=frozenset()) -> list:
     """One :class:`StageCut` per stage of ``graph``.
 
     While node ``t`` runs (its first run, which every schedule has), its
@@ -118,7 +126,7 @@ def stage_cuts(graph) -> list:
             return BIG if nodes[i].alias_of is not None or i in sealed else nodes[i].bytes
 
         free = buffers | results | set(node.inputs) | {t}
-        stored_bytes, stored = min_cut(graph, t + 1, needed, capacity, free=free)
+        stored_bytes, stored = min_cut(graph, t + 1, needed, capacity, free=free, kept=stored_only)
         cuts.append(StageCut(free | stored, node.bytes + node.scratch + sum(nodes[b].bytes for b in buffers)
                              + stored_bytes))
     return cuts
