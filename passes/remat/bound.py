@@ -72,7 +72,7 @@ def min_cut(graph, count: int, needed, capacity, free=(), kept=()) -> tuple:
     residual.data = (residual.data > 0).astype(np.int32)
     residual.eliminate_zeros()
     reached = set(breadth_first_order(residual, source, return_predecessors=False).tolist())
-    return int(flow.flow_value) * unit, {i for i in range(count) if 2 * i in reached and 2 * i + 1 not in reached}
+    return int(flow.flow_value) * unit, {i for i in range(count) if 2 * i in reached and 2 * i + 1 not in reached and i not in free}
 
 
 @dataclass

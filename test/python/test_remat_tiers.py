@@ -238,6 +238,22 @@ def test_pinning_what_a_cut_plan_recomputes_at_its_peak_lowers_it():
     assert cost.simulate(graph, pinned).peak == floor
 
 
+def test_min_cut_stores_what_may_not_run_again_at_any_size():
+    # scipy's max-flow computes in int32: the 'infinite' capacity of 2**52 wrapped to 0
+    # and every cut was empty. Capacities are now scaled (rounded down) into int32.
+    from tensorad.passes.remat.graph import Graph, Node
+
+    huge = 3 * 2**31  # a collective's 6 GiB result: it may not run again
+    nodes = [Node(ops=[], inputs=[], bytes=huge, flops=1, recomputable=False),
+             Node(ops=[], inputs=[0], bytes=2**20, flops=1), Node(ops=[], inputs=[1], bytes=8, flops=1)]
+    graph = Graph(nodes, outputs=[2], block=None)
+    size = lambda i: graph.nodes[i].bytes  # noqa: E731
+    assert bound.min_cut(graph, 1, [0], size) == (huge, {0})
+    cut, stored = bound.min_cut(graph, 2, [1], size)  # the small value made from it is cheaper to keep
+    assert stored == {1} and 2**20 - 8 < cut <= 2**20
+    assert bound.min_cut(graph, 2, [1], size, free=[1]) == (0, set())
+
+
 def test_no_tier_recomputes_a_result():
     # A result is kept from its first run (bound.lower_bound counts on it). Without the
     # rule, the exact tier recomputed the attention block's output-projection gradient.
