@@ -117,7 +117,7 @@ def pinned_cut_plan(graph, cuts) -> dict | None:
         if best is None or timeline.peak < best[1]:
             best = (plan, timeline.peak)
         stage = timeline.peak_stage()
-        recomputed = {v for v in graph.nodes[stage].inputs if v in plan.get(stage, ())} - pinned
+        recomputed = {graph.buffer_of(v) for v in graph.nodes[stage].inputs if v in plan.get(stage, ())} - pinned
         if not recomputed:
             break
         pinned |= recomputed
