@@ -36,6 +36,10 @@ class Trait(enum.Enum):
     PURE = "pure"
     #: The result is a view of (aliases) its first operand: no new bytes, no FLOPs.
     VIEW = "view"
+    #: The result may be a view of its first operand (a strided ``tensor.extract_slice``)
+    #: or, where a writer needs it, a copy: rematerialization counts its bytes and keeps
+    #: the operand's buffer alive while the result is read.
+    MAY_VIEW = "may_view"
     #: An identity op that only marks its value for a pass (stop_gradient, checkpoints).
     MARKER = "marker"
     #: Lowers to an all-parallel ``linalg.generic`` that fusion folds into a generic consumer.

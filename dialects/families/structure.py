@@ -52,7 +52,7 @@ family.define("tad.slice",
               operands=("operand",),
               attributes=(("start_indices", "dense_array"), ("limit_indices", "dense_array"), ("strides", "dense_array")),
               summary="Strided slice [start, limit) with positive strides.",
-              traits=(Trait.PURE,))
+              traits=(Trait.PURE, Trait.MAY_VIEW))
 family.define("tad.reverse",
               operands=("operand",),
               attributes=(("dimensions", "dense_array"),),

@@ -122,7 +122,11 @@ def stage_cuts(graph, stored_only=frozenset()) -> list:
     for t in range(n):
         node = nodes[t]
         results = {i for i in kept if i < t}
-        buffers = {graph.buffer_of(i) for i in [*node.inputs, *results]}
+        buffers = set()  # what reading them keeps alive: views' buffers, the inputs a result may view
+        for i in [*node.inputs, *results]:
+            while i is not None:
+                buffers.add(i)
+                i = graph.keeps_alive(i)
         needed = [i for i in range(t + 1) if last_read[i] > t]
         sealed = set().union(*(interior for interior, end in ended if end < t))
 

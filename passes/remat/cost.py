@@ -27,7 +27,8 @@
   nodes ``recompute[t]`` (in ascending order); every read takes the latest
   copy of a value. A copy is allocated when it runs and freed right after its
   last read (what ``tad-free-after-last-use`` makes the code do); results
-  live to the end, and a view keeps its source alive. :func:`simulate` walks
+  live to the end, and a view keeps its source alive (so does a strided
+  slice, which is a view unless a writer needs a copy: ``Node.holds``). :func:`simulate` walks
   that schedule one op at a time: while an op runs, its inputs, its result,
   its scratch bytes and every copy still to be read are live. That count is
   the figure every tier plans against and the pass checks against the
@@ -105,7 +106,8 @@ def simulate(graph, recompute: dict) -> Timeline:
     nodes = graph.nodes
     n = len(nodes)
     inputs = [node.inputs for node in nodes]
-    alias = [node.alias_of for node in nodes]
+    # A view keeps its buffer alive, and so does a result that may be a view (Node.holds).
+    alias = [graph.keeps_alive(i) for i in range(n)]
     # Per copy (event): the copy it views, its last read (event) and the stages that read it.
     events, current, last_read, source, reads = [], [None] * n, [], [], []
 

@@ -95,7 +95,7 @@ def _horizons(graph) -> list:
         horizon[i] = n
     for i in range(n - 1, -1, -1):
         for j in users[i]:
-            if graph.nodes[j].recomputable or graph.nodes[j].alias_of == i:
+            if graph.nodes[j].recomputable or graph.keeps_alive(j) == i:
                 horizon[i] = max(horizon[i], horizon[j])
     return horizon
 
@@ -107,7 +107,7 @@ def _buffer_readers(graph) -> list:
         for v in node.inputs:
             while v is not None:
                 readers[v].add(j)
-                v = graph.nodes[v].alias_of
+                v = graph.keeps_alive(v)
     return [sorted(r) for r in readers]
 
 
@@ -153,7 +153,7 @@ class _Program:
         for (t, i), s in self.keep.items():
             if t > i + 1:
                 self.row({s: 1.0, **{k: -v for k, v in self.present(t - 1, i).items()}}, -np.inf, 0)
-            source = nodes[i].alias_of
+            source = graph.keeps_alive(i)
             if source is not None:  # a view shows the copy of its buffer made before it
                 self.row({s: 1.0, self.keep[t, source]: -1.0}, -np.inf, 0)
         for i in graph.outputs:
@@ -172,11 +172,11 @@ class _Program:
         graph, nodes = self.graph, self.graph.nodes
         readers = _buffer_readers(graph)
         views = [[] for _ in nodes]
-        for v, node in enumerate(nodes):
-            source = node.alias_of
+        for v in range(len(nodes)):
+            source = graph.keeps_alive(v)
             while source is not None:
                 views[source].append(v)
-                source = nodes[source].alias_of
+                source = graph.keeps_alive(source)
         kept_to_end = {graph.buffer_of(i) for i in graph.outputs}
         for i, node in enumerate(nodes):
             if not node.bytes or i in kept_to_end:

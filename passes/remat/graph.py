@@ -74,6 +74,9 @@ class Node:
         Bytes of the temporaries its ops' lowerings allocate, live while it runs.
     alias_of : int or None
         For a view, the node whose buffer it shares.
+    holds : int or None
+        For an op whose result may view its input (``Trait.MAY_VIEW``), that
+        input: its buffer stays live while the result is read.
     recomputable : bool
         Pure, so it may run again in the backward sweep.
     name : str or None
@@ -89,6 +92,7 @@ class Node:
     recomputable: bool = True
     name: Optional[str] = None
     scratch: int = 0
+    holds: Optional[int] = None
 
     @property
     def root(self) -> ir.Operation:
@@ -146,6 +150,11 @@ class Graph:
         """
         interior = {i for region, _ in self.regions for i in region}
         return {i for i in self.outputs if i not in interior}
+
+    def keeps_alive(self, i: int) -> Optional[int]:
+        """The node whose buffer a copy of ``i`` keeps alive: a view's buffer, or the input a result may view."""
+        node = self.nodes[i]
+        return node.alias_of if node.alias_of is not None else node.holds
 
     def buffer_of(self, i: int) -> int:
         """The node whose allocation ``i`` is (itself unless it is a view)."""
@@ -237,7 +246,8 @@ def build(function: ir.Operation) -> Graph:
                     alias_of=inputs[0] if alias else None,
                     value_bytes=sum(cost.bytes_of(r.type) for r in root.results),
                     recomputable=not any(_has_side_effects(op) for op in group), name=name,
-                    scratch=0 if view else sum(scratch_bytes_of(op) for op in group))
+                    scratch=0 if view else sum(scratch_bytes_of(op) for op in group),
+                    holds=inputs[0] if has_trait(root, Trait.MAY_VIEW) and len(group) == 1 and inputs else None)
         for result in root.results:
             node_of_value[result] = len(nodes)
         nodes.append(node)
