@@ -159,37 +159,48 @@ def test_a_strided_slice_keeps_its_source_alive_while_it_is_read():
     assert report.measured_peak_bytes <= report.functions[0].predicted_peak_bytes
 
 
-def _split_and_norm(ws, x):
-    """Slices, a concatenation, layer norms and ReLUs with a skip (a random program that found the bug below)."""
-    h, skips = x, []
-    for k, w in enumerate(ws):
-        z = h @ w
-        if k in (0, 6):
-            h = tnp.concatenate([tnp.cos(z[:, :4]), z[:, 4:]], axis=1)
-        elif k == 1:
-            h = h + tnp.sin(z)
-        elif k == 2:
-            a = tnp.tanh(z)
-            h = tnp.concatenate([a[:, :4] * 2.0, a[:, 4:]], axis=1)
-        elif k == 4:
-            h = ta.nn.layer_norm(z)
-        else:
-            skips.append(h)
-            h = ta.nn.relu(z)
-    for skip in skips:
-        h = h + 0.5 * skip
-    return (h * h).sum()
+def _layers(kinds):
+    """``loss(ws, x)`` of a stack of layer kinds (a random remat checker's programs), ReLU inputs as skips."""
+    def loss(ws, x):
+        h, skips, half = x, [], x.shape[1] // 2
+        for kind, w in zip(kinds, ws):
+            z = h @ w
+            if kind == "split":
+                h = tnp.concatenate([tnp.cos(z[:, :half]), z[:, half:]], axis=1)
+            elif kind == "residual":
+                h = h + tnp.sin(z)
+            elif kind == "slice_concat":
+                a = tnp.tanh(z)
+                h = tnp.concatenate([a[:, :half] * 2.0, a[:, half:]], axis=1)
+            elif kind == "norm":
+                h = ta.nn.layer_norm(z)
+            elif kind == "softmax":
+                h = ta.nn.softmax(z) * x.shape[1]
+            elif kind == "dense":
+                h = tnp.tanh(z)
+            else:
+                skips.append(h)
+                h = ta.nn.relu(z)
+        for skip in skips:
+            h = h + 0.5 * skip
+        return (h * h).sum()
+    return loss
 
 
-@pytest.mark.xfail(strict=True, reason="the cost model misses what bufferization allocates early here: "
-                   "measured 9,792 bytes against 9,344 predicted (10,504 against 9,416 before the slice rule)")
-def test_a_budget_holds_on_slices_concatenations_and_norms():
-    rng = np.random.default_rng(8)
-    ws = [rng.standard_normal((8, 8)) / np.sqrt(8) for _ in range(7)]
-    x = rng.standard_normal((16, 8))
-    step = ta.jit(ta.grad(_split_and_norm), memory_budget=9594)
-    report = ta.memory_report(step, ws, x)
-    assert report.measured_peak_bytes <= report.functions[0].predicted_peak_bytes <= 9594
+@pytest.mark.xfail(strict=True, reason="the cost model misses what bufferization allocates early in these "
+                   "programs: 2 of 42 random ones had a budget measured over (also before the slice rule)")
+@pytest.mark.parametrize("kinds, shape, budget", [
+    # measured 9,792 bytes against 9,344 predicted (10,504 against 9,416 before the slice rule)
+    (["split", "residual", "slice_concat", "relu", "norm", "relu", "split"], (16, 8), 9594),
+    # measured 128,768 bytes against 123,968 predicted (before the slice rule this budget held, 123,520 did not)
+    (["dense", "relu", "relu", "dense", "softmax", "slice_concat"], (64, 32), 124102),
+])
+def test_a_budget_holds_on_slices_concatenations_and_norms(kinds, shape, budget):
+    rng = np.random.default_rng(0)
+    ws = [rng.standard_normal((shape[1], shape[1])) / np.sqrt(shape[1]) for _ in kinds]
+    x = rng.standard_normal(shape)
+    report = ta.memory_report(ta.jit(ta.grad(_layers(kinds)), memory_budget=budget), ws, x)
+    assert report.measured_peak_bytes <= report.functions[0].predicted_peak_bytes <= budget
 
 
 def test_simulate_counts_scratch_bytes_while_the_op_runs(unet_graph):
