@@ -122,11 +122,8 @@ def stage_cuts(graph, stored_only=frozenset()) -> list:
     for t in range(n):
         node = nodes[t]
         results = {i for i in kept if i < t}
-        buffers = set()  # what reading them keeps alive: views' buffers, the inputs a result may view
-        for i in [*node.inputs, *results]:
-            while i is not None:
-                buffers.add(i)
-                i = graph.keeps_alive(i)
+        # What reading them keeps alive: views' buffers, the inputs a result may view.
+        buffers = {kept for i in [*node.inputs, *results] for kept in graph.kept_alive(i)}
         needed = [i for i in range(t + 1) if last_read[i] > t]
         sealed = set().union(*(interior for interior, end in ended if end < t))
 
@@ -141,10 +138,10 @@ def stage_cuts(graph, stored_only=frozenset()) -> list:
     return cuts
 
 
-def lower_bound(graph) -> int:
+def lower_bound(graph, cuts=None) -> int:
     """Bytes that every schedule of ``graph`` has live at some point: no budget below it is feasible.
 
-    The most bytes of a :func:`stage_cuts` state. A tier's smallest budget
+    The most bytes of a :func:`stage_cuts` state (``cuts``, when already computed). A tier's smallest budget
     within a few percent of the bound is within as much of the exact floor;
     equal to it, it is the floor.
 
@@ -156,4 +153,4 @@ def lower_bound(graph) -> int:
     >>> lower_bound(graph), exact.smallest_budget(graph)
     (9024, (9024, True))
     """
-    return max((cut.bytes for cut in stage_cuts(graph)), default=0)
+    return max((cut.bytes for cut in (stage_cuts(graph) if cuts is None else cuts)), default=0)

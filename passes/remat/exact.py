@@ -105,9 +105,8 @@ def _buffer_readers(graph) -> list:
     readers = [set() for _ in graph.nodes]
     for j, node in enumerate(graph.nodes):
         for v in node.inputs:
-            while v is not None:
-                readers[v].add(j)
-                v = graph.keeps_alive(v)
+            for kept in graph.kept_alive(v):
+                readers[kept].add(j)
     return [sorted(r) for r in readers]
 
 
@@ -173,10 +172,8 @@ class _Program:
         readers = _buffer_readers(graph)
         views = [[] for _ in nodes]
         for v in range(len(nodes)):
-            source = graph.keeps_alive(v)
-            while source is not None:
+            for source in graph.kept_alive(v)[1:]:
                 views[source].append(v)
-                source = graph.keeps_alive(source)
         kept_to_end = {graph.buffer_of(i) for i in graph.outputs}
         for i, node in enumerate(nodes):
             if not node.bytes or i in kept_to_end:

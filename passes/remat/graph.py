@@ -156,6 +156,14 @@ class Graph:
         node = self.nodes[i]
         return node.alias_of if node.alias_of is not None else node.holds
 
+    def kept_alive(self, i: int) -> list:
+        """``i`` and the nodes whose buffers a copy of it keeps alive, through :meth:`keeps_alive`."""
+        chain = []
+        while i is not None:
+            chain.append(i)
+            i = self.keeps_alive(i)
+        return chain
+
     def buffer_of(self, i: int) -> int:
         """The node whose allocation ``i`` is (itself unless it is a view)."""
         while self.nodes[i].alias_of is not None:

@@ -25,7 +25,7 @@ Examples
 from __future__ import annotations
 
 from . import cost, exact, greedy
-from .bound import BIG, min_cut, stage_cuts
+from .bound import BIG, lower_bound, min_cut, stage_cuts
 
 
 def _split(graph, timeline) -> int:
@@ -151,7 +151,7 @@ def solve(graph, budget: int):
             if reached.closest not in origins:
                 origins.append(reached.closest)
         cuts = stage_cuts(graph)
-        least = max((cut.bytes for cut in cuts), default=0)
+        least = lower_bound(graph, cuts)
         start = pinned_cut_plan(graph, cuts)
         if start is not None and start not in origins:
             origins.append(start)
