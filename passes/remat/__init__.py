@@ -174,7 +174,7 @@ def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto"
     """
     graph = build(function)
     store_all = cost.simulate(graph, {})
-    recompute, tier_used, status, gap = greedy.region_plan(graph), "regions", "honoured", 0.0
+    recompute, tier_used, status, gap = cost.without_unread(graph, greedy.region_plan(graph)), "regions", "honoured", 0.0
     name = function.attributes["sym_name"].value
     if budget is not None:
         _static_sizes(function)
@@ -223,6 +223,7 @@ def _solve_rewritten(function: ir.Operation, graph, budget: int, tier: str, node
         tier_used, solution = _solve(graph, target, tier, node_limit, progress)
         if solution.recompute is None:
             break
+        solution.recompute = cost.without_unread(graph, solution.recompute)
         peak = rewritten_peak(function, solution.recompute)
         if peak <= budget:
             return tier_used, solution

@@ -98,9 +98,9 @@ def simulate(graph, recompute: dict) -> Timeline:
     --------
     >>> from tensorad.passes.remat.graph import example
     >>> module, graph = example()
-    >>> simulate(graph, {}).peak, simulate(graph, {17: [0, 1]}).peak
+    >>> simulate(graph, {}).peak, simulate(graph, {16: [0, 1]}).peak
     (12864, 10944)
-    >>> simulate(graph, {17: [0, 1]}).recompute_flops
+    >>> simulate(graph, {16: [0, 1]}).recompute_flops
     2304
     """
     nodes = graph.nodes
@@ -145,3 +145,29 @@ def simulate(graph, recompute: dict) -> Timeline:
         if again:
             flops += nodes[node].flops
     return Timeline(events, live, max(live, default=0), flops, reads)
+
+
+def without_unread(graph, recompute: dict) -> dict:
+    """``recompute`` without the copies that nothing reads.
+
+    Such a copy runs for nothing, and the lowering erases it as dead code;
+    its inputs then have fewer readers, which changes what elementwise
+    fusion merges and so what lives when (a comparison left with one reader
+    is fused into it, and its operands live until that reader runs). A plan
+    without them is what the rewritten program runs.
+
+    Examples
+    --------
+    >>> from tensorad.passes.remat.graph import example
+    >>> module, graph = example()
+    >>> without_unread(graph, {16: [0, 1], 17: [2]})  # nothing reads node 2 from stage 17 on
+    {16: [0, 1]}
+    """
+    while True:
+        timeline = simulate(graph, recompute)
+        unread = {(stage, node) for v, (stage, node, again) in enumerate(timeline.events)
+                  if again and not timeline.reads[v]}
+        if not unread:
+            return recompute
+        recompute = {stage: kept for stage, nodes in recompute.items()
+                     if (kept := [node for node in nodes if (stage, node) not in unread])}

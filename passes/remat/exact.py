@@ -36,7 +36,7 @@ Examples
 >>> module, graph = example()
 >>> solution = solve(graph, 11577)  # 90% of store-all
 >>> solution.recompute, solution.status, solution.gap
-({13: [0], 15: [1]}, 'optimal', 0.0)
+({12: [0], 16: [1]}, 'optimal', 0.0)
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -46,7 +47,7 @@ def _is_elementwise(op: ir.Operation) -> bool:
 
 
 def _fusible(op: ir.Operation) -> bool:
-    # Fusion folds it into a generic consumer when it has exactly one use.
+    # Fusion folds it into a generic consumer when that consumer is its one reader (_only_reader).
     return _is_elementwise(op) or has_trait(op, Trait.FUSIBLE)
 
 
@@ -185,30 +186,100 @@ def _operands_from_outside(op: ir.Operation):
                         yield value
 
 
-def _has_side_effects(op: ir.Operation) -> bool:
+def has_side_effects(op: ir.Operation) -> bool:
+    """Whether ``op``, or an op nested in it, has the ``SIDE_EFFECTS`` trait (it may not run again, or be dropped)."""
     if has_trait(op, Trait.SIDE_EFFECTS):
         return True
-    return any(_has_side_effects(n.operation) for r in op.regions for b in r.blocks
+    return any(has_side_effects(n.operation) for r in op.regions for b in r.blocks
                for n in b.operations)
 
 
-def _group(ops: list) -> list:
-    """Partition ``ops`` (no terminator) into fused groups, each listed root last."""
-    fused_into: dict = {}
-    for op in ops:
+def _kept_by_lowering(function: ir.Operation) -> Optional[set]:
+    """Positions of the ops of ``function``'s body that keep a linalg op of their own once lowered and fused.
+
+    A copy of the function is lowered as the CPU pipeline lowers it, up to
+    elementwise fusion (``tad-lower-to-linalg``, then ``TENSOR_STAGES``), with
+    each op located by its position. An elementwise op that left no tensor op
+    at its position was fused into its readers: it gets no buffer, and its
+    operands live until they run. This is what fusion does, not what rules
+    say it might: a long sum reads its operand through reshapes that fusion
+    cannot see through (``256x16 -> 64x64``), and ``x + x`` reads ``x`` once.
+    None when the copy does not lower (the lowering of the function itself
+    reports why); the rules of :func:`_only_reader` stand in then.
+    """
+    from ..lower.to_llvm import TENSOR_STAGES  # the CPU pipeline's passes import the remat pass's registry
+
+    context = function.context
+    with context, ir.Location.unknown():
+        module = ir.Module.create()
+        copy = function.clone(ip=ir.InsertionPoint(module.body))
+        for k, op in enumerate(list(copy.regions[0].blocks[0].operations)[:-1]):
+            op.location = ir.Location.name(f"tad.position.{k}")
+        handler = context.attach_diagnostic_handler(lambda diagnostic: True)  # a trial: its errors are not the user's
+        try:
+            run_pipeline(module, ",".join(["tad-lower-to-linalg", *TENSOR_STAGES]), verify_each=False)
+        except ir.MLIRError:
+            return None
+        finally:
+            handler.detach()
+        kept = set()
+        for op in module.body.operations[0].regions[0].blocks[0].operations:
+            # Reshapes and slices made at an op's position are views; its own loop is a linalg op.
+            if not op.name.startswith("linalg."):
+                continue
+            kept.update(int(k) for k in _POSITION.findall(str(op.location)))
+        return kept
+
+
+_POSITION = re.compile(r'"tad\.position\.(\d+)"')
+
+
+def _only_reader(value: ir.Value) -> Optional[ir.Operation]:
+    """The op that fusion sees as ``value``'s one reader, if there is one.
+
+    Canonicalization merges the repeated operands of an elementwise generic
+    (``x + x`` reads ``x`` once), so such an op is the one reader too.
+    """
+    owners = [use.owner.operation for use in value.uses]
+    if len(owners) == 1 or (owners and all(owner == owners[0] for owner in owners)
+                            and _is_elementwise(owners[0])):
+        return owners[0]
+    return None
+
+
+def _group(ops: list, kept: Optional[set]) -> list:
+    """Partition ``ops`` (a body without its terminator) into fused groups, each listed root last.
+
+    With ``kept`` (:func:`_kept_by_lowering`), a fusible op joins the group
+    of its readers when the lowering kept no op of its own at its position
+    and all its readers are in one group, and so does a reshape (a view,
+    which fusion moves through); without, when its one reader
+    (:func:`_only_reader`) is a generic op.
+    """
+    position = {op: k for k, op in enumerate(ops)}
+    root: dict = {}
+    for op in reversed(ops):
+        root[op] = op
         results = list(op.results)
-        if len(results) != 1 or not _fusible(op):
+        # Fusion propagates reshapes through elementwise loops: a reshape between two joins them.
+        reshape = kept is not None and has_trait(op, Trait.VIEW) and not has_trait(op, Trait.MARKER)
+        if len(results) != 1 or not (_fusible(op) or reshape):
             continue
-        uses = list(results[0].uses)
-        consumer = uses[0].owner.operation if len(uses) == 1 else None
-        if consumer is not None and consumer.block == op.block and _generic(consumer):
-            fused_into[op] = consumer
+        if kept is None:
+            consumer = _only_reader(results[0])
+            readers = [consumer] if consumer is not None and _generic(consumer) else []
+        elif position[op] in kept:
+            continue
+        else:
+            readers = [use.owner.operation for use in results[0].uses]
+        # Readers nested in a loop, or the terminator, are no group (they are not in root).
+        if readers and all(reader in root and reader.block == op.block for reader in readers):
+            roots = {root[reader] for reader in readers}
+            if len(roots) == 1:
+                root[op] = roots.pop()
     members: dict = {}
     for op in ops:
-        root = op
-        while root in fused_into:
-            root = fused_into[root]
-        members.setdefault(root, []).append(op)
+        members.setdefault(root[op], []).append(op)
     return [members[op] for op in ops if op in members]
 
 
@@ -232,7 +303,7 @@ def build(function: ir.Operation) -> Graph:
     ops = [op.operation for op in block.operations]
     terminator, body = ops[-1], ops[:-1]
     nodes, node_of_value = [], {}
-    for group in _group(body):
+    for group in _group(body, _kept_by_lowering(function)):
         members = set(group)
         inputs = []
         for op in group:
@@ -253,7 +324,7 @@ def build(function: ir.Operation) -> Graph:
                     flops=sum(flops_of(op) for op in group),
                     alias_of=inputs[0] if alias else None,
                     value_bytes=sum(cost.bytes_of(r.type) for r in root.results),
-                    recomputable=not any(_has_side_effects(op) for op in group), name=name,
+                    recomputable=not any(has_side_effects(op) for op in group), name=name,
                     scratch=0 if view else sum(scratch_bytes_of(op) for op in group),
                     holds=inputs[0] if has_trait(root, Trait.MAY_VIEW) and len(group) == 1 and inputs else None)
         for result in root.results:
@@ -362,8 +433,8 @@ def example(layers: int = 4, batch: int = 64, width: int = 4) -> tuple:
     Examples
     --------
     >>> module, graph = example(layers=2)
-    >>> [n.label for n in graph.nodes][:4]
-    ['tad.dot_general', 'math.tanh', 'tad.dot_general', 'math.tanh']
+    >>> [n.label for n in graph.nodes][:4]  # the last tanh is fused into the loss's gradient
+    ['tad.dot_general', 'math.tanh', 'tad.dot_general', 'tad.constant']
     """
     with make_context(), ir.Location.unknown():
         module = ir.Module.create()

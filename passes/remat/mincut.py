@@ -19,7 +19,7 @@ Examples
 >>> module, graph = example()
 >>> solution = solve(graph, 10934)  # 85% of store-all's 12864 bytes
 >>> solution.recompute, solution.status
-({17: [0, 1], 18: [8]}, 'feasible')
+({16: [0, 1], 17: [7]}, 'feasible')
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ def stored_cut(graph, split: int) -> set:
     --------
     >>> from tensorad.passes.remat.graph import example
     >>> module, graph = example()
-    >>> stored_cut(graph, 12)  # the loss, a result; the rest is recomputed from the arguments
-    {11}
+    >>> stored_cut(graph, 11)  # the last weight's gradient, a result; the rest is recomputed from the arguments
+    {10}
     """
     users, nodes = graph.users(), graph.nodes
     count = min(split, len(nodes))

@@ -4,7 +4,11 @@ A schedule is ``recompute``: ``stage -> nodes`` (see :mod:`.cost`). Before the
 ops of node ``t`` it inserts copies of the ops of every node in
 ``recompute[t]`` (in program order), and from there on every read of such a
 node (also reads nested in loop bodies, and the function's results) takes the
-newest copy, so the older one dies after its last read before it.
+newest copy, so the older one dies after its last read before it. An op
+that is left without readers (a node recomputed before each of its readers
+runs only as its copies) is erased: the lowering would erase it as dead code,
+and the graph of the rewritten function, which the pass checks against the
+budget, must see what fusion will see.
 
 Examples
 --------
@@ -12,7 +16,7 @@ Examples
 >>> module, graph = example()
 >>> str(module).count("tad.dot_general")
 11
->>> apply(graph, {17: [0, 1]})  # the first layer again, before stage 17
+>>> apply(graph, {16: [0, 1]})  # the first layer again, before stage 16
 >>> str(module).count("tad.dot_general")
 12
 """
@@ -20,6 +24,8 @@ Examples
 from __future__ import annotations
 
 from mlir import ir
+
+from .graph import has_side_effects
 
 
 def _gather_groups(graph) -> None:
@@ -68,3 +74,11 @@ def apply(graph, recompute: dict) -> None:
             newest.pop(result, None)
     terminator = list(graph.block.operations)[-1].operation
     _rewire(terminator, newest)
+    _erase_unread(graph.block)
+
+
+def _erase_unread(block: ir.Block) -> None:
+    """Erase the ops of ``block`` whose results nothing reads (readers first, so chains go in one sweep)."""
+    for op in reversed([op.operation for op in block.operations][:-1]):
+        if op.results and not any(list(r.uses) for r in op.results) and not has_side_effects(op):
+            op.erase()

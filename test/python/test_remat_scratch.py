@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from mlir import ir
@@ -136,8 +138,8 @@ def _late_slice(x):
     """A slice of a large value read late, twice (so that fusion keeps it a value of its own)."""
     a = tnp.sin(x)
     part = a[:, :16]
-    b = tnp.exp(x) * 2.0  # allocated while the slice waits
-    return ((part * part).sum() + (b * b).sum() + part.sum()) * 1.0
+    b = tnp.exp(x) * 2.0  # allocated while the slice waits (two readers: fusion keeps it a buffer)
+    return ((part * part).sum() + (b * x).sum() + b.sum() + part.sum()) * 1.0
 
 
 def test_a_strided_slice_keeps_its_source_alive_while_it_is_read():
@@ -187,20 +189,29 @@ def _layers(kinds):
     return loss
 
 
-@pytest.mark.xfail(strict=True, reason="the cost model misses what bufferization allocates early in these "
-                   "programs: 2 of 42 random ones had a budget measured over (also before the slice rule)")
-@pytest.mark.parametrize("kinds, shape, budget", [
-    # measured 9,792 bytes against 9,344 predicted (10,504 against 9,416 before the slice rule)
-    (["split", "residual", "slice_concat", "relu", "norm", "relu", "split"], (16, 8), 9594),
-    # measured 128,768 bytes against 123,968 predicted (before the slice rule this budget held, 123,520 did not)
-    (["dense", "relu", "relu", "dense", "softmax", "slice_concat"], (64, 32), 124102),
+@pytest.mark.parametrize("kinds, shape, budgets", [
+    # Found by a random remat checker: 9,792 bytes measured against 9,344 predicted at a budget of
+    # 9,594. A relu's comparison had two readers in the plan, one of them in a recomputation that
+    # nothing read: the lowering erased it, fused the comparison into the other reader, and kept
+    # the comparison's operand alive instead of its (smaller) result.
+    (["split", "residual", "slice_concat", "relu", "norm", "relu", "split"], (16, 8), (9594, 10000)),
+    # 128,768 bytes measured against 123,968 at 124,102: `h + h` reads `h` once after fusion, so
+    # `h` and its producers are fused into it and run after a constant the model freed earlier.
+    (["dense", "relu", "relu", "dense", "softmax", "slice_concat"], (64, 32), (124102, 123520)),
 ])
-def test_a_budget_holds_on_slices_concatenations_and_norms(kinds, shape, budget):
+def test_every_accepted_budget_holds_on_slices_concatenations_and_norms(kinds, shape, budgets):
     rng = np.random.default_rng(0)
     ws = [rng.standard_normal((shape[1], shape[1])) / np.sqrt(shape[1]) for _ in kinds]
     x = rng.standard_normal(shape)
-    report = ta.memory_report(ta.jit(ta.grad(_layers(kinds)), memory_budget=budget), ws, x)
-    assert report.measured_peak_bytes <= report.functions[0].predicted_peak_bytes <= budget
+    step = ta.grad(_layers(kinds))
+    for budget in budgets:
+        try:
+            report = ta.memory_report(ta.jit(step, memory_budget=budget), ws, x)
+        except ta.CompileError as err:
+            # A refusal names a budget that is then accepted.
+            budget = int(re.search(r"smallest feasible budget (?:is|found is) (\d+)", str(err)).group(1))
+            report = ta.memory_report(ta.jit(step, memory_budget=budget), ws, x)
+        assert report.measured_peak_bytes <= report.functions[0].predicted_peak_bytes <= budget
 
 
 def test_simulate_counts_scratch_bytes_while_the_op_runs(unet_graph):
@@ -260,3 +271,48 @@ def test_the_lower_bound_is_below_every_tiers_floor():
     least = bound.lower_bound(graph)
     assert 0 < least <= chain.smallest_budget(chain.find(graph))
     assert least <= mincut.solve(graph, 0).smallest
+
+
+def _graph_of(fun, *args):
+    module = ir.Module.parse(ta.jit(fun).lower(*args).as_text(), TraceState.context())
+    return module, build(module.body.operations[0].operation)
+
+
+def test_the_graph_fuses_what_the_lowering_fuses():
+    x = np.random.default_rng(0).standard_normal((256, 64))
+    # A sum of 4096 terms reads its operand as 64x64 blocks: the product keeps a buffer of its own.
+    def sum_of_squares(x):
+        part = x[:, :16]
+        return (part * part).sum()
+
+    _, graph = _graph_of(sum_of_squares, x)
+    assert [n.label for n in graph.nodes] == ["tad.slice", "arith.mulf", "tad.reduce_sum"]
+    # The blocks of a 256x64 sum are its rows: the product is fused into the sum.
+    _, graph = _graph_of(lambda x: (tnp.sin(x) * x).sum(), x)
+    assert [[op.name for op in n.ops] for n in graph.nodes] == [["math.sin", "arith.mulf", "tad.reduce_sum"]]
+    # `t + t` reads t once: t joins it. Fusion moves a split of a dim (256x64 -> 256x8x8) through
+    # the loops, so the reshape joins them too, but not one that regroups elements (-> 128x128).
+    def doubled(shape):
+        def f(x):
+            t = tnp.tanh(x)
+            return tnp.exp(t + t).reshape(shape) * 2.0
+        return f
+
+    _, graph = _graph_of(doubled((256, 8, 8)), x)
+    assert len(graph.nodes) == 1
+    _, graph = _graph_of(doubled((128, 128)), x)
+    assert [[op.name for op in n.ops] for n in graph.nodes] == [
+        ["math.tanh", "arith.addf", "math.exp"], ["tad.reshape", "tad.constant", "arith.mulf"]]
+
+
+def test_a_rewrite_erases_what_nothing_reads_any_more():
+    from tensorad.passes.remat.graph import example
+    from tensorad.passes.remat.rewrite import apply
+
+    module, graph = example()
+    tanhs = str(module).count("math.tanh")
+    # The first tanh again before its first reader: the original is read by nobody and goes.
+    apply(graph, {2: [1]})
+    assert str(module).count("math.tanh") == tanhs
+    body = list(graph.block.operations)[:-1]
+    assert all(list(r.uses) for op in body for r in op.results)
