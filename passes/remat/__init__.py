@@ -122,9 +122,22 @@ def _solve_chain(graph, budget: int, progress: Progress):
     plan = solution.plan() if solution is not None else None
     # The program counts what simulate() counts; checking keeps the guarantee unconditional.
     if plan is None or cost.simulate(graph, plan).peak > budget:
-        return exact.Solution(None, "infeasible", float("inf"), float("inf"),
-                              chain.smallest_budget(found, progress=progress.update))
+        return exact.Solution(None, "infeasible", float("inf"), float("inf"), _chain_floor(graph, found, progress))
     return exact.Solution(plan, "optimal", float(solution.flops), 0.0)
+
+
+def _chain_floor(graph, found, progress: Progress) -> int | None:
+    """The chain tier's smallest budget, when its schedule there holds as simulate() counts it (else None).
+
+    Where the chain's model of a function with more than a chain in it (a
+    skip connection read by the backward) counts less than simulate(), the
+    budget it names would be refused when asked for.
+    """
+    smallest = chain.smallest_budget(found, progress=progress.update)
+    at_smallest = chain.solve(found, smallest)
+    if at_smallest is None or cost.simulate(graph, at_smallest.plan()).peak > smallest:
+        return None
+    return smallest
 
 
 def _solve(graph, budget: int, tier: str, node_limit: int, progress: Progress):
@@ -157,7 +170,8 @@ def _solve(graph, budget: int, tier: str, node_limit: int, progress: Progress):
         if fallback.recompute is not None:
             return used, fallback
         solution.smallest = min(solution.smallest, fallback.smallest)
-    if solution.recompute is None and chained is not None and not solution.smallest_proven:
+    if (solution.recompute is None and chained is not None and chained.smallest is not None
+            and not solution.smallest_proven):
         # The chain tier may know a smaller feasible budget than the fallback reached.
         solution.smallest = min(solution.smallest, chained.smallest)
     return used, solution
@@ -179,9 +193,11 @@ def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto"
     if budget is not None:
         _static_sizes(function)
         with Progress(f"@{name}") as progress:
-            tier_used, solution = _solve_rewritten(function, graph, budget, tier, node_limit, progress)
+            tier_used, solution = _solve_named(function, graph, budget, tier, node_limit, progress)
         if solution.recompute is None:
-            smallest = (f"the smallest feasible budget is {solution.smallest} bytes"
+            smallest = (f"the {tier_used} tier found no feasible budget (tier=auto tries the others)"
+                        if solution.smallest is None else
+                        f"the smallest feasible budget is {solution.smallest} bytes"
                         if solution.smallest_proven else
                         f"the smallest feasible budget found is {solution.smallest} bytes "
                         f"(the {tier_used} tier did not prove it minimal)")
@@ -216,6 +232,26 @@ def rewritten_peak(function: ir.Operation, recompute: dict) -> int:
         trial.erase()
 
 
+# A budget the pass names in its error is planned for as the user will ask for it, at most
+# this many times: when that fails (the tiers' searches depend on the budget, and a plan's
+# rewritten program may count more than the plan), the larger budget it names is tried.
+SUGGESTION_ROUNDS = 2
+
+
+def _solve_named(function: ir.Operation, graph, budget: int, tier: str, node_limit: int, progress: Progress):
+    """:func:`_solve_rewritten`; when it fails, the smallest budget it names is one that it accepts, where found."""
+    tier_used, solution = _solve_rewritten(function, graph, budget, tier, node_limit, progress)
+    for _ in range(SUGGESTION_ROUNDS if solution.recompute is None else 0):
+        if solution.smallest is None:
+            break
+        progress.update(f"checking that {solution.smallest} bytes is accepted")
+        _, named = _solve_rewritten(function, graph, solution.smallest, tier, node_limit, progress)
+        if named.recompute is not None or named.smallest is None or named.smallest <= solution.smallest:
+            break
+        solution.smallest, solution.smallest_proven = named.smallest, False
+    return tier_used, solution
+
+
 def _solve_rewritten(function: ir.Operation, graph, budget: int, tier: str, node_limit: int, progress: Progress):
     """:func:`_solve` whose schedule keeps ``budget`` once ``function`` is rewritten to run it."""
     target, feasible = budget, []
@@ -231,12 +267,13 @@ def _solve_rewritten(function: ir.Operation, graph, budget: int, tier: str, node
         progress.update(f"the rewritten program peaks at {peak} bytes: planning for {target - (peak - budget)}")
         target -= peak - budget
         solution = exact.Solution(None, "infeasible", float("inf"), float("inf"))
-    # Below the first target, the tier's figures are about the plan, not the rewritten program.
-    shift = budget - target
-    known = [solution.smallest + shift] if solution.smallest is not None else []
-    solution.smallest = min(feasible + known) if feasible or known else None
-    # A budget at the lower bound is the floor, whichever tier reached it.
-    solution.smallest_proven = not shift and (solution.smallest_proven or solution.smallest == bound.lower_bound(graph))
+    if feasible:
+        # Below the first target, the tier's figures are about plans, not the rewritten
+        # programs: only the peaks the rewritten programs were counted at are known.
+        solution.smallest, solution.smallest_proven = min(feasible), False
+    elif solution.smallest is not None:
+        # A budget at the lower bound is the floor, whichever tier reached it.
+        solution.smallest_proven = solution.smallest_proven or solution.smallest == bound.lower_bound(graph)
     return tier_used, solution
 
 

@@ -108,39 +108,64 @@ def simulate(graph, recompute: dict) -> Timeline:
     inputs = [node.inputs for node in nodes]
     # A view keeps its buffer alive, and so does a result that may be a view (Node.holds).
     alias = [graph.keeps_alive(i) for i in range(n)]
-    # Per copy (event): the copy it views, its last read (event) and the stages that read it.
-    events, current, last_read, source, reads = [], [None] * n, [], [], []
-
-    def read(version, event: int, stage: int) -> None:
-        while version is not None:
-            if last_read[version] < event:
-                last_read[version] = event
-            reads[version].append(stage)
-            version = source[version]
-
+    # Per copy (event): the copy it views, the events that read it, the copies it reads
+    # and the stages that read it (or a view of it).
+    events, current, source, readers, takes, reads = [], [None] * n, [], [], [], []
     for stage in range(n):
         again = recompute.get(stage)
         for node in (sorted(again) + [stage]) if again else (stage,):
             event = len(events)
             events.append((stage, node, node != stage))
-            for i in inputs[node]:
-                read(current[i], event, stage)
+            copies = [current[i] for i in inputs[node]]
+            for version in copies:
+                readers[version].append(event)
+                while version is not None:
+                    reads[version].append(stage)
+                    version = source[version]
+            takes.append(copies)
             source.append(None if alias[node] is None else current[alias[node]])
-            last_read.append(event)
+            readers.append([])
             reads.append([])
             current[node] = event
+    count = len(events)
+    returned = set()
     for i in graph.outputs:
-        read(current[i], len(events), n)
+        version = current[i]
+        while version is not None:
+            returned.add(version)
+            reads[version].append(n)
+            version = source[version]
+    # A recomputed copy that nothing reads (or only such copies) is erased by the rewrite,
+    # readers first. A node's first copy runs at its stage, as every tier and the lower
+    # bound assume; where the rewritten program's lowering fuses or erases it, that
+    # program is checked on its own (tad-remat's REWRITE_ROUNDS).
+    dead = [False] * count
+    for version in range(count - 1, -1, -1):
+        if events[version][2] and version not in returned and all(dead[r] for r in readers[version]):
+            dead[version] = True
+    last_read = list(range(count))
+    for event in range(count):
+        if dead[event]:
+            continue
+        for version in takes[event]:
+            while version is not None:
+                last_read[version] = max(last_read[version], event)
+                version = source[version]
+    for version in returned:
+        last_read[version] = count
     # A difference array: a copy is live from the event that makes it to its last read.
-    by_event = [0] * (len(events) + 2)
+    by_event = [0] * (count + 2)
     for v, (_, node, _) in enumerate(events):
         size = nodes[node].bytes
-        if size:
+        if size and not dead[v]:
             by_event[v] += size
             by_event[last_read[v] + 1] -= size
     live, total, flops = [], 0, 0
     for e, (_, node, again) in enumerate(events):
         total += by_event[e]
+        if dead[e]:
+            live.append(total)
+            continue
         live.append(total + nodes[node].scratch)
         if again:
             flops += nodes[node].flops

@@ -199,7 +199,7 @@ def _kept_by_lowering(function: ir.Operation) -> Optional[set]:
 
     A copy of the function is lowered as the CPU pipeline lowers it, up to
     elementwise fusion (``tad-lower-to-linalg``, then ``TENSOR_STAGES``), with
-    each op located by its position. An elementwise op that left no tensor op
+    each op located by its position. An elementwise op that left no linalg op
     at its position was fused into its readers: it gets no buffer, and its
     operands live until they run. This is what fusion does, not what rules
     say it might: a long sum reads its operand through reshapes that fusion
@@ -207,28 +207,32 @@ def _kept_by_lowering(function: ir.Operation) -> Optional[set]:
     None when the copy does not lower (the lowering of the function itself
     reports why); the rules of :func:`_only_reader` stand in then.
     """
-    from ..lower.to_llvm import TENSOR_STAGES  # the CPU pipeline's passes import the remat pass's registry
-
-    context = function.context
-    with context, ir.Location.unknown():
+    with function.context, ir.Location.unknown():
         module = ir.Module.create()
         copy = function.clone(ip=ir.InsertionPoint(module.body))
         for k, op in enumerate(list(copy.regions[0].blocks[0].operations)[:-1]):
             op.location = ir.Location.name(f"tad.position.{k}")
-        handler = context.attach_diagnostic_handler(lambda diagnostic: True)  # a trial: its errors are not the user's
-        try:
-            run_pipeline(module, ",".join(["tad-lower-to-linalg", *TENSOR_STAGES]), verify_each=False)
-        except ir.MLIRError:
-            return None
-        finally:
-            handler.detach()
-        kept = set()
-        for op in module.body.operations[0].regions[0].blocks[0].operations:
-            # Reshapes and slices made at an op's position are views; its own loop is a linalg op.
-            if not op.name.startswith("linalg."):
-                continue
+    return _lowered_positions(module)
+
+
+def _lowered_positions(module: ir.Module) -> Optional[set]:
+    """Lower ``module`` (one function, ops located ``tad.position.K``) up to fusion; the positions left in linalg ops."""
+    from ..lower.to_llvm import TENSOR_STAGES  # the CPU pipeline's passes import the remat pass's registry
+
+    context = module.context
+    handler = context.attach_diagnostic_handler(lambda diagnostic: True)  # a trial: its errors are not the user's
+    try:
+        run_pipeline(module, ",".join(["tad-lower-to-linalg", *TENSOR_STAGES]), verify_each=False)
+    except ir.MLIRError:
+        return None
+    finally:
+        handler.detach()
+    kept = set()
+    for op in module.body.operations[0].regions[0].blocks[0].operations:
+        # Reshapes and slices made at an op's position are views; its own loop is a linalg op.
+        if op.name.startswith("linalg."):
             kept.update(int(k) for k in _POSITION.findall(str(op.location)))
-        return kept
+    return kept
 
 
 _POSITION = re.compile(r'"tad\.position\.(\d+)"')

@@ -178,7 +178,9 @@ def solve(graph, budget: int, start: dict | None = None, charge_inputs: bool = T
             smallest, closest = timeline.peak, recompute
     if prune:
         recompute, timeline = prune_plan(graph, recompute, budget)
-    return Solution(as_plan(recompute), "feasible", float(timeline.recompute_flops), float("nan"), smallest)
+    # Copies that nothing reads cost nothing as counted (the rewrite erases them): no plan lists them.
+    recompute = cost.without_unread(graph, as_plan(recompute))
+    return Solution(recompute, "feasible", float(timeline.recompute_flops), float("nan"), smallest)
 
 
 def as_plan(recompute: dict) -> dict:

@@ -128,10 +128,11 @@ def pinned_cut_plan(graph, cuts) -> dict | None:
 def solve(graph, budget: int):
     """A schedule whose peak live bytes fit ``budget``: the cheaper repair of the cut and of store-all.
 
-    When neither repair reaches ``budget`` at once, each descends to it
-    (:func:`descend`) from its start and from the lowest peaks the repairs
-    reached; asked for less than :func:`.bound.lower_bound`, to the bound,
-    where the first descent that reaches it proves it the floor.
+    When neither repair reaches ``budget`` at once, descents (:func:`descend`)
+    from their starts and from the lowest peaks of repairs asked for no budget
+    go down towards :func:`.bound.lower_bound` until one fits ``budget``;
+    asked for less than the bound, the first descent that reaches it proves
+    it the floor.
 
     Returns a :class:`~.exact.Solution` (``recompute`` None when no schedule was
     found; ``smallest`` is then the least peak reached, ``smallest_proven``
@@ -142,12 +143,14 @@ def solve(graph, budget: int):
     tries = [greedy.solve(graph, budget, start) for start in starts]
     fitting = [s for s in tries if s.recompute is not None]
     if not fitting:
-        # Descend from each start, and from the lowest peak each repair reached, for
-        # this budget and for none at all (which judges evictions by the area of the
-        # timeline), charging evictions either way: they get stuck in different places.
+        # Descend from each start, and from the lowest peak each repair reached asked for
+        # no budget at all (which judges evictions by the area of the timeline), charging
+        # evictions either way: they get stuck in different places. No origin depends on
+        # the budget, so a budget at or above the least peak a descent reached (the floor
+        # an error names) is reached again by that descent.
         origins = [*starts]
         wide = [greedy.solve(graph, 0, start, charge, prune=False) for start in starts for charge in (True, False)]
-        for reached in (*tries, *wide):
+        for reached in wide:
             if reached.closest not in origins:
                 origins.append(reached.closest)
         cuts = stage_cuts(graph)
@@ -157,7 +160,7 @@ def solve(graph, budget: int):
             origins.append(start)
         tries = []
         for origin in origins:
-            tries.append(descend(graph, origin, max(budget, least)))
+            tries.append(descend(graph, origin, max(budget, least), floor=least))
             if budget < least and tries[-1].recompute is not None:
                 return exact.Solution(None, "infeasible", float("inf"), float("inf"), least,
                                       smallest_proven=True, closest=tries[-1].recompute)
@@ -172,8 +175,8 @@ def solve(graph, budget: int):
 DESCENT_STEP = 0.02
 
 
-def descend(graph, start: dict, budget: int, charge_inputs: bool = False):
-    """Repair ``start`` for ever lower targets, each time from the last schedule that fit, down to ``budget``.
+def descend(graph, start: dict, budget: int, charge_inputs: bool = False, floor: int | None = None):
+    """Repair ``start`` for ever lower targets, each time from the last schedule that fit, until one fits ``budget``.
 
     :func:`.greedy.solve` asked for a low budget at once judges each eviction
     by the bytes over that budget at every stage, and stops where no single
@@ -182,6 +185,10 @@ def descend(graph, start: dict, budget: int, charge_inputs: bool = False):
     alone: on the small graphs the exact tier certifies, the floor this
     reaches is the exact one (where the repair asked for a budget below the
     floor stops 10-36% above it), or 16% above it on a small attention block.
+
+    The targets go down to ``floor`` (default ``budget``) whatever the
+    budget: the descent takes the same steps for every budget, so a budget
+    at or above a peak it reached once is reached again.
 
     Returns a :class:`~.exact.Solution`: the first schedule found within
     ``budget`` (``recompute`` None when the descent gets stuck above it;
@@ -197,12 +204,13 @@ def descend(graph, start: dict, budget: int, charge_inputs: bool = False):
     >>> greedy.solve(graph, 0).smallest, descend(graph, {}, 0).smallest, exact.smallest_budget(graph)
     (10752, 8832, (8832, True))
     """
+    floor = budget if floor is None else min(floor, budget)
     plan = start
     peak = cost.simulate(graph, plan).peak
     step = full_step = max(1, int(DESCENT_STEP * cost.simulate(graph, {}).peak))
     smallest_step = max(1, full_step // 16)
     while peak > budget:
-        found = greedy.solve(graph, max(budget, peak - step), plan, charge_inputs, prune=False)
+        found = greedy.solve(graph, max(floor, peak - step), plan, charge_inputs, prune=False)
         if found.recompute is not None:
             plan, peak = found.recompute, cost.simulate(graph, found.recompute).peak
             continue
@@ -212,7 +220,7 @@ def descend(graph, start: dict, budget: int, charge_inputs: bool = False):
         # Stuck on the peak alone: the evictions that lower the bytes over the
         # budget summed over every stage may pass the stuck point; go on from the
         # lowest peak they reach.
-        wide = greedy.solve(graph, budget, plan, charge_inputs, prune=False)
+        wide = greedy.solve(graph, floor, plan, charge_inputs, prune=False)
         if wide.recompute is not None:
             plan = wide.recompute
             break
@@ -220,5 +228,5 @@ def descend(graph, start: dict, budget: int, charge_inputs: bool = False):
             return exact.Solution(None, "infeasible", float("inf"), float("inf"), peak, closest=plan)
         plan, peak, step = wide.closest, wide.smallest, full_step
     plan, timeline = greedy.prune_plan(graph, plan, budget)
-    return exact.Solution(greedy.as_plan(plan), "feasible", float(timeline.recompute_flops), float("nan"),
-                          timeline.peak)
+    return exact.Solution(cost.without_unread(graph, greedy.as_plan(plan)), "feasible",
+                          float(timeline.recompute_flops), float("nan"), timeline.peak)

@@ -35,16 +35,22 @@ def _gather_groups(graph) -> None:
             op.move_before(node.root)
 
 
-def _rewire(op: ir.Operation, newest: dict) -> None:
-    """Point ``op``'s operands (and those of ops nested in it) at the newest copies."""
+def _rewire(op: ir.Operation, newest: dict, origin: dict) -> None:
+    """Point ``op``'s operands (and those of ops nested in it) at the newest copies of the values they copy.
+
+    An operand may itself be a copy (``origin`` maps it to the value it
+    copies): a stage's op that read a recomputed input is cloned, later,
+    with that operand, which must move on to the newest copy too.
+    """
     for k, value in enumerate(op.operands):
-        replacement = newest.get(value)
-        if replacement is not None:
+        original = origin.get(value, value)
+        replacement = newest.get(original, original)
+        if replacement != value:
             op.operands[k] = replacement
     for region in op.regions:
         for block in region.blocks:
             for nested in block.operations:
-                _rewire(nested.operation, newest)
+                _rewire(nested.operation, newest, origin)
 
 
 def apply(graph, recompute: dict) -> None:
@@ -59,21 +65,23 @@ def apply(graph, recompute: dict) -> None:
     """
     _gather_groups(graph)
     newest: dict = {}
+    origin: dict = {}
     for stage, node in enumerate(graph.nodes):
         anchor = ir.InsertionPoint(node.ops[0])
         for again in sorted(recompute.get(stage, ())):
             copies: dict = {}
             for op in graph.nodes[again].ops:
                 clone = op.clone(ip=anchor)
-                _rewire(clone, {**newest, **copies})
+                _rewire(clone, {**newest, **copies}, origin)
                 copies.update(zip(op.results, clone.results))
             newest.update(copies)
+            origin.update((copy, original) for original, copy in copies.items())
         for op in node.ops:
-            _rewire(op, newest)
+            _rewire(op, newest, origin)
         for result in node.root.results:
             newest.pop(result, None)
     terminator = list(graph.block.operations)[-1].operation
-    _rewire(terminator, newest)
+    _rewire(terminator, newest, origin)
     _erase_unread(graph.block)
 
 

@@ -321,3 +321,22 @@ def test_gradients_exact_at_the_smallest_budget():
     assert ta.last_call_stats().peak_live_bytes == budget  # the floor, to the byte
     for a, b in zip(got, expected):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+def test_a_rewritten_program_counts_what_its_plan_counts():
+    # A stage that read a recomputed input and is recomputed itself later was cloned with
+    # the old copy as its operand: the copy lived to the end of the backward sweep (a
+    # softmax gradient's floor plan measured 40% over what it was planned at).
+    from tensorad.passes.remat import rewritten_peak
+
+    module, graph = example(layers=4)
+    function = graph.block.owner
+    plan = {2: [1], 16: [0, 1, 2]}  # node 2 reads node 1's copy at its stage; later both run again
+    assert rewritten_peak(function, plan) == cost.simulate(graph, plan).peak
+    store_all = cost.simulate(graph, {}).peak
+    for fraction in (0.95, 0.9, 0.85):
+        # Copies the plan leaves with one elementwise reader (the constant 1 of tanh's
+        # derivative) are fused into it: the rewritten program counts less, not more.
+        solution = mincut.solve(graph, int(fraction * store_all))
+        assert solution.recompute is not None
+        assert rewritten_peak(function, solution.recompute) <= cost.simulate(graph, solution.recompute).peak
