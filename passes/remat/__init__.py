@@ -208,10 +208,11 @@ def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto"
     chosen = cost.simulate(graph, recompute)
     report = FunctionReport.of(graph, function, store_all, chosen, recompute,
                                budget=budget, tier=tier_used, status=status, gap=gap)
-    apply(graph, recompute)
-    # The rewritten program is what runs: its own count is the prediction.
-    rewritten = cost.simulate(build(function), {})
-    report.predicted_peak_bytes, report.timeline["chosen"] = rewritten.peak, rewritten.live
+    if recompute:
+        apply(graph, recompute)
+        # The rewritten program is what runs: its own count is the prediction.
+        chosen = cost.simulate(build(function), {})
+    report.predicted_peak_bytes, report.timeline["chosen"] = chosen.peak, chosen.live
     return report
 
 
@@ -301,6 +302,10 @@ def _static_sizes(function: ir.Operation) -> None:
                          f"value of type {dynamic(found[0].results)[0]}, {why}")
 
 
+def _has_checkpoints(function: ir.Operation) -> bool:
+    return any(op.operation.name == "tad.start_checkpoint" for op in function.regions[0].blocks[0].operations)
+
+
 def _is_policy(text: str) -> bool:
     return text.partition(":")[0] in POLICIES
 
@@ -316,6 +321,8 @@ class RematOptions:
     tier: Literal[TIERS] = option("auto", "the solver; auto picks one by the function's size and shape")
     node_limit: int = option(exact.NODE_LIMIT, "branch-and-bound nodes the exact tier's solver may explore",
                              check=lambda nodes: nodes > 0, accepted="a positive integer")
+    report: bool = option(True, "describe every function's memory, also where there is nothing to plan "
+                                "(no budget, no checkpoint region): the JIT asks for it only in memory_report")
 
 
 def run(op: ir.Operation, pass_, options: RematOptions = RematOptions()) -> Optional[RematReport]:
@@ -332,6 +339,8 @@ def run(op: ir.Operation, pass_, options: RematOptions = RematOptions()) -> Opti
             continue
         if options.policy:
             _inherit_policy(function, options.policy)
+        if not options.report and options.budget is None and not _has_checkpoints(function):
+            continue  # nothing to plan, and nobody to tell: the graph costs a lowering of the function
         try:
             reports.append(plan_function(function, options.budget, options.tier, options.node_limit))
         except RematError as err:

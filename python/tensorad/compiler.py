@@ -592,8 +592,10 @@ class Jitted:
         # The options of tad-jit-differentiate, read from the text a pipeline would hold, so a bad
         # budget is the same usage error as on the command line.
         try:
-            self.differentiate_options = JitDifferentiateOptions() if memory_budget is None else \
+            options = JitDifferentiateOptions() if memory_budget is None else \
                 parse(JitDifferentiateOptions, f"budget={memory_budget}", "tad-jit-differentiate")
+            # What tad-remat decided is read by memory_report alone, which asks for it.
+            self.differentiate_options = dataclasses.replace(options, report=False)
         except OptionError as err:  # e.g. jit(memory_budget="lots")
             raise CompileError(str(err)) from None
         # (static args, input tree, signature) -> Compiled, least recently used first.

@@ -166,7 +166,7 @@ def _schedule_reports(jitted: Jitted, args, inline: bool = True) -> list:
     lowered = jitted.lower(*args)
     results = PassResults()
     run_stages(lowered.module(), "differentiated",
-               dataclasses.replace(lowered.differentiate_options, inline=inline), results)
+               dataclasses.replace(lowered.differentiate_options, inline=inline, report=True), results)
     return results.last("tad-remat").functions
 
 
