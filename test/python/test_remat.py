@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -236,6 +237,32 @@ def test_infeasible_budget_names_the_smallest_feasible_one():
     ws, x = _chain(layers=4, batch=64, width=16)
     with pytest.raises(ta.CompileError, match=r"smallest feasible budget (is|found is) \d+ bytes"):
         ta.jit(ta.grad(_chain_loss), memory_budget=100)(ws, x)
+
+
+def test_the_budget_an_error_names_is_accepted():
+    ws, x = _chain(layers=4, batch=64, width=16)
+    step = ta.grad(_chain_loss)
+    with pytest.raises(ta.CompileError) as err:
+        ta.jit(step, memory_budget=100)(ws, x)
+    named = int(re.search(r"smallest feasible budget (?:is|found is) (\d+)", str(err.value)).group(1))
+    report = ta.memory_report(ta.jit(step, memory_budget=named), ws, x)
+    assert report.measured_peak_bytes <= report.functions[0].predicted_peak_bytes <= named
+
+
+def test_the_jit_plans_nothing_where_nothing_is_asked_and_memory_report_still_reports():
+    from tensorad.passes.jit_differentiate import JitDifferentiateOptions
+    from tensorad.passes.registry import PassResults, run_pipeline
+
+    ws, x = _chain(layers=2, batch=8, width=4)
+    jitted = ta.jit(ta.grad(_chain_loss))
+    assert jitted.differentiate_options.report is False
+    module = ir.Module.parse(jitted.lower(ws, x).as_text(), TraceState.context())
+    for report, functions in ((False, 0), (True, 1)):
+        results = PassResults()
+        run_pipeline(ir.Module.parse(str(module), TraceState.context()),
+                     f"tad-jit-differentiate{{report={str(report).lower()}}}", results=results)
+        assert len(results.last("tad-remat").functions) == functions
+    assert ta.memory_report(jitted, ws, x).functions[0].predicted_peak_bytes > 0
 
 
 def test_bad_budget_and_policy_are_reported():
