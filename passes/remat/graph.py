@@ -1,8 +1,9 @@
 """The dataflow graph that rematerialization plans over: one node per buffer the code allocates.
 
 A node is what bufferization turns into one allocation: an op together with
-the single-use elementwise producers that ``linalg-fuse-elementwise-ops``
-folds into its loop (they never get a buffer of their own). Ops that only
+the elementwise producers that ``linalg-fuse-elementwise-ops`` folds into its
+loop (they never get a buffer of their own), as a copy of the function
+lowered up to fusion shows (:func:`_kept_by_lowering`). Ops that only
 view their operand (reshapes, casts, slices, the checkpoint markers) become
 *alias* nodes of zero bytes whose uses keep their source alive. Function
 arguments belong to the caller and are not nodes.
