@@ -3,7 +3,7 @@
 A node is what bufferization turns into one allocation: an op together with
 the elementwise producers that ``linalg-fuse-elementwise-ops`` folds into its
 loop (they never get a buffer of their own), as a copy of the function
-lowered up to fusion shows (:func:`_kept_by_lowering`). Ops that only
+lowered up to fusion shows (:func:`_lowered_reads`). Ops that only
 view their operand (reshapes, casts, slices, the checkpoint markers) become
 *alias* nodes of zero bytes whose uses keep their source alive. Function
 arguments belong to the caller and are not nodes.
@@ -195,8 +195,9 @@ def has_side_effects(op: ir.Operation) -> bool:
                for n in b.operations)
 
 
-def _kept_by_lowering(function: ir.Operation) -> Optional[set]:
-    """Positions of the ops of ``function``'s body that keep a linalg op of their own once lowered and fused.
+def _lowered_reads(function: ir.Operation) -> Optional[dict]:
+    """Positions of the ops of ``function``'s body that keep a linalg op of their own once lowered and fused,
+    each with the positions whose values those linalg ops read.
 
     A copy of the function is lowered as the CPU pipeline lowers it, up to
     elementwise fusion (``tad-lower-to-linalg``, then ``TENSOR_STAGES``), with
@@ -205,6 +206,8 @@ def _kept_by_lowering(function: ir.Operation) -> Optional[set]:
     operands live until they run. This is what fusion does, not what rules
     say it might: a long sum reads its operand through reshapes that fusion
     cannot see through (``256x16 -> 64x64``), and ``x + x`` reads ``x`` once.
+    What a kept op reads there may be more than its operands: a contraction
+    that transposes a transposed operand back reads the transpose's source.
     None when the copy does not lower (the lowering of the function itself
     reports why); the rules of :func:`_only_reader` stand in then.
     """
@@ -216,8 +219,8 @@ def _kept_by_lowering(function: ir.Operation) -> Optional[set]:
     return _lowered_positions(module)
 
 
-def _lowered_positions(module: ir.Module) -> Optional[set]:
-    """Lower ``module`` (one function, ops located ``tad.position.K``) up to fusion; the positions left in linalg ops."""
+def _lowered_positions(module: ir.Module) -> Optional[dict]:
+    """Lower ``module`` (one function, ops located ``tad.position.K``) up to fusion: position -> positions read."""
     from ..lower.to_llvm import TENSOR_STAGES  # the CPU pipeline's passes import the remat pass's registry
 
     context = module.context
@@ -228,12 +231,15 @@ def _lowered_positions(module: ir.Module) -> Optional[set]:
         return None
     finally:
         handler.detach()
-    kept = set()
+    reads: dict = {}
     for op in module.body.operations[0].regions[0].blocks[0].operations:
         # Reshapes and slices made at an op's position are views; its own loop is a linalg op.
         if op.name.startswith("linalg."):
-            kept.update(int(k) for k in _POSITION.findall(str(op.location)))
-    return kept
+            read = {int(k) for v in op.operands if not isinstance(v.owner, ir.Block)
+                    for k in _POSITION.findall(str(v.owner.location))}
+            for k in _POSITION.findall(str(op.location)):
+                reads.setdefault(int(k), set()).update(read)
+    return reads
 
 
 _POSITION = re.compile(r'"tad\.position\.(\d+)"')
@@ -252,10 +258,10 @@ def _only_reader(value: ir.Value) -> Optional[ir.Operation]:
     return None
 
 
-def _group(ops: list, kept: Optional[set]) -> list:
+def _group(ops: list, kept) -> list:
     """Partition ``ops`` (a body without its terminator) into fused groups, each listed root last.
 
-    With ``kept`` (:func:`_kept_by_lowering`), a fusible op joins the group
+    With ``kept`` (the positions :func:`_lowered_reads` keeps), a fusible op joins the group
     of its readers when the lowering kept no op of its own at its position
     and all its readers are in one group, and so does a reshape (a view,
     which fusion moves through); without, when its one reader
@@ -308,7 +314,10 @@ def build(function: ir.Operation) -> Graph:
     ops = [op.operation for op in block.operations]
     terminator, body = ops[-1], ops[:-1]
     nodes, node_of_value = [], {}
-    for group in _group(body, _kept_by_lowering(function)):
+    lowered = _lowered_reads(function)
+    position = {op: k for k, op in enumerate(body)}
+    node_at: dict = {}  # position -> node
+    for group in _group(body, None if lowered is None else lowered.keys()):
         members = set(group)
         inputs = []
         for op in group:
@@ -319,6 +328,11 @@ def build(function: ir.Operation) -> Graph:
                                                  and owner.operation in members):
                     if producer not in inputs:
                         inputs.append(producer)
+        # What the lowered loops read besides (a source read through a transpose folded away).
+        for op in group if lowered is not None else ():
+            for k in sorted(lowered.get(position[op], ())):
+                if node_at.get(k) is not None and node_at[k] not in inputs:
+                    inputs.append(node_at[k])
         root = group[-1]
         # A view of a function argument allocates nothing and keeps nothing alive.
         view = has_trait(root, Trait.VIEW) and len(group) == 1
@@ -334,6 +348,7 @@ def build(function: ir.Operation) -> Graph:
                     holds=inputs[0] if has_trait(root, Trait.MAY_VIEW) and len(group) == 1 and inputs else None)
         for result in root.results:
             node_of_value[result] = len(nodes)
+        node_at.update((position[op], len(nodes)) for op in group)
         nodes.append(node)
     outputs = sorted({node_of_value[v] for v in terminator.operands if v in node_of_value})
     graph = Graph(nodes=nodes, outputs=outputs, block=block)
