@@ -28,7 +28,9 @@ most). Live bytes count the temporaries of each op's lowering (the records'
 same schedule on any machine. A solve that takes more than a second says
 what it is doing on stderr, once a second (:mod:`.progress`).
 
-A budget no schedule meets is an error that names the smallest feasible one.
+A budget no schedule meets is an error that names the smallest feasible one
+found, planned for again before it is named (:data:`SUGGESTION_ROUNDS`), so that
+asking for it compiles.
 The pass returns a :class:`.report.RematReport` of what was kept and
 recomputed, the predicted peaks and the solver status; the registry hands it
 to the caller in its :class:`~tensorad.passes.registry.PassResults`
@@ -36,7 +38,8 @@ to the caller in its :class:`~tensorad.passes.registry.PassResults`
 
 Options: ``budget`` (bytes, or with a ``kB``/``MB``/``GB``/``KiB``/``MiB``/``GiB``
 suffix), ``policy`` (the default policy of regions without one), ``tier``,
-``node_limit`` (branch-and-bound nodes of the exact tier).
+``node_limit`` (branch-and-bound nodes of the exact tier), ``report`` (describe
+functions with nothing to plan too; the JIT turns it off).
 
 Examples
 --------
