@@ -211,19 +211,14 @@ def _lowered_reads(function: ir.Operation) -> Optional[dict]:
     None when the copy does not lower (the lowering of the function itself
     reports why); the rules of :func:`_only_reader` stand in then.
     """
-    with function.context, ir.Location.unknown():
+    from ..lower.to_llvm import TENSOR_STAGES  # the CPU pipeline's passes import the remat pass's registry
+
+    context = function.context
+    with context, ir.Location.unknown():
         module = ir.Module.create()
         copy = function.clone(ip=ir.InsertionPoint(module.body))
         for k, op in enumerate(list(copy.regions[0].blocks[0].operations)[:-1]):
             op.location = ir.Location.name(f"tad.position.{k}")
-    return _lowered_positions(module)
-
-
-def _lowered_positions(module: ir.Module) -> Optional[dict]:
-    """Lower ``module`` (one function, ops located ``tad.position.K``) up to fusion: position -> positions read."""
-    from ..lower.to_llvm import TENSOR_STAGES  # the CPU pipeline's passes import the remat pass's registry
-
-    context = module.context
     handler = context.attach_diagnostic_handler(lambda diagnostic: True)  # a trial: its errors are not the user's
     try:
         run_pipeline(module, ",".join(["tad-lower-to-linalg", *TENSOR_STAGES]), verify_each=False)
