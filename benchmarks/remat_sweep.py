@@ -204,7 +204,7 @@ def _named_floor(err) -> int:
 
 
 def _run_floor(run, err, store_all: int, tries: int = 4) -> None:
-    """Run at the budget the error names; a heuristic tier may name a slightly higher one there, tried in turn."""
+    """Run at the budget the error names (tad-remat plans for it before naming it; should that still fail, the next named one)."""
     import tensorad as ta
 
     for _ in range(tries):
