@@ -204,7 +204,10 @@ def _named_floor(err) -> int:
 
 
 def _run_floor(run, err, store_all: int, tries: int = 4) -> None:
-    """Run at the budget the error names (tad-remat plans for it before naming it; should that still fail, the next named one)."""
+    """Run at the budget the error names.
+
+    tad-remat plans for it before naming it; should that still fail, the budget named then is tried.
+    """
     import tensorad as ta
 
     for _ in range(tries):

@@ -191,7 +191,8 @@ def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto"
     """
     graph = build(function)
     store_all = cost.simulate(graph, {})
-    recompute, tier_used, status, gap = cost.without_unread(graph, greedy.region_plan(graph)), "regions", "honoured", 0.0
+    recompute = cost.without_unread(graph, greedy.region_plan(graph))
+    tier_used, status, gap = "regions", "honoured", 0.0
     name = function.attributes["sym_name"].value
     if budget is not None:
         _static_sizes(function)
