@@ -74,6 +74,7 @@ def split_host_code(module: ir.Module) -> Optional[tuple]:
         name = op.attributes["sym_name"].value if "sym_name" in op.attributes else None
         (host if name in host_names else kernels).body.append(op.operation)
     copy.erase()
+    _inline_into_c_interfaces(host)
     used = _symbols_used(host)
     imported = []
     external = ir.Attribute.parse("#llvm.linkage<external>", module.context)
@@ -104,6 +105,72 @@ def _define_address_table(symbols: list) -> None:
             address = llvm.AddressOfOp(pointer, symbol).result
             llvm.StoreOp(address, llvm.GEPOp(pointer, entry.arguments[0], [], [k], pointer, None).result)
         llvm.ReturnOp()
+
+
+def _inline_into_c_interfaces(host: ir.Module) -> None:
+    """Move each function of ``host`` that only its C interface calls into that interface.
+
+    The entry takes every field of every memref descriptor as an argument
+    and returns all its results as one struct (390 arguments and a struct of
+    65 descriptors for a 32-layer gradient); its C interface unpacks the
+    descriptors to call it and stores the struct. Code generation of such a
+    call and return, which the -O0 engine still runs through LLVM's
+    SelectionDAG and greedy register allocator, took three quarters of the
+    host code's compile time. Inlined, the arguments are read where they are
+    used and nothing is passed.
+    """
+    functions = {op.attributes["sym_name"].value: op for op in host.body.operations
+                 if op.operation.name == "llvm.func" and len(op.regions[0].blocks)}
+    calls: dict = {}
+
+    def visit(op):
+        if op.name == "llvm.call" and "callee" in op.attributes:
+            calls.setdefault(ir.FlatSymbolRefAttr(op.attributes["callee"]).value, []).append(op)
+        elif op.name == "llvm.mlir.addressof":  # a function whose address is taken is not inlined
+            calls.setdefault(ir.FlatSymbolRefAttr(op.attributes["global_name"]).value, []).append(None)
+        return ir.WalkResult.ADVANCE
+
+    host.operation.walk(visit)
+    for name, interface in functions.items():
+        callee = functions.get(name[len(C_INTERFACE_PREFIX):]) if name.startswith(C_INTERFACE_PREFIX) else None
+        sites = calls.get(name[len(C_INTERFACE_PREFIX):], [])
+        if callee is None or len(sites) != 1 or sites[0] is None or sites[0].parent != interface.operation:
+            continue
+        if _inline(sites[0], callee):
+            callee.erase()
+
+
+def _inline(call: ir.Operation, callee: ir.Operation) -> bool:
+    """Replace ``call`` by the body of ``callee``, whose blocks move to the caller; whether it did.
+
+    Only a callee whose blocks end in ``llvm.br`` without operands, but one
+    that ends in its single ``llvm.return``, is inlined: no value crosses a
+    block boundary through arguments, so moving the blocks keeps every
+    definition before its uses.
+    """
+    blocks = list(callee.regions[0].blocks)
+    ends = [list(block.operations)[-1] for block in blocks]
+    returns = [end for end in ends if end.name == "llvm.return"]
+    if (len(returns) != 1 or any(block.arguments for block in blocks[1:])
+            or any(end.name != "llvm.return" and (end.name != "llvm.br" or len(end.operands)) for end in ends)):
+        return False
+    for argument, value in zip(blocks[0].arguments, call.operands):
+        argument.replace_all_uses_with(value)
+    # What follows the call in its block (down to the block's terminator) follows the callee's return.
+    after = list(call.block.operations)
+    after = after[after.index(call) + 1:]
+    for op in list(blocks[0].operations):
+        op.move_before(call)
+    for block in blocks[1:]:
+        block.append_to(call.parent.regions[0])
+    result = returns[0]
+    for old, new in zip(call.results, result.operands):
+        old.replace_all_uses_with(new)
+    for op in after:
+        op.move_before(result)
+    result.erase()
+    call.erase()
+    return True
 
 
 def _symbols_used(module: ir.Module) -> set:
