@@ -144,6 +144,37 @@ def test_host_code_compiled_apart_reads_the_kernels_globals():
     np.testing.assert_allclose(compiled([x]), _layers_reference(x, weights, 12), rtol=1e-12)
 
 
+def test_host_entry_with_many_results_is_inlined_into_its_c_interface():
+    # A value and 40 gradients: the entry returns 41 descriptors as one struct, its C interface unpacks
+    # every argument to call it. The host module holds the C interface alone, with the entry's body (its
+    # long blocks split), and the results are those of the reference.
+    from tensorad.host_code import C_INTERFACE_PREFIX, split_host_code
+    rng = np.random.default_rng(4)
+    weights = {f"w{i:02d}": rng.standard_normal((6, 6)) / 3 for i in range(40)}
+    x = rng.standard_normal((3, 6))
+
+    def loss(weights, x):
+        for name in sorted(weights):
+            x = tnp.tanh(x @ weights[name]) * 0.5 + x
+        return tnp.sum(x ** 2)
+
+    step = ta.jit(ta.value_and_grad(loss))
+    compiled = step.lower(weights, x).compile()
+    host, _, _ = split_host_code(compiled.module)
+    defined = {op.attributes["sym_name"].value for op in host.body.operations if len(op.regions[0].blocks)}
+    assert compiled.entry not in defined and C_INTERFACE_PREFIX + compiled.entry in defined
+    value, grads = step(weights, x)
+    activations = [x]
+    for name in sorted(weights):
+        activations.append(np.tanh(activations[-1] @ weights[name]) * 0.5 + activations[-1])
+    np.testing.assert_allclose(value, np.sum(activations[-1] ** 2), rtol=1e-12)
+    back = 2 * activations[-1]
+    for i, name in reversed(list(enumerate(sorted(weights)))):
+        inner = back * 0.5 * (1 - np.tanh(activations[i] @ weights[name]) ** 2)
+        np.testing.assert_allclose(grads[name], activations[i].T @ inner, rtol=1e-10, atol=1e-12)
+        back = back + inner @ weights[name].T
+
+
 _CHILD = textwrap.dedent("""
     import sys, numpy as np, tensorad as ta, tensorad.numpy as tnp
     from tensorad import compiler
