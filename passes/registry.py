@@ -114,6 +114,9 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
              "function, called where it was, so that it is compiled once", _P + "lower.outline_kernels:run"),
     PassInfo("tad-inline-splat-inputs", "Read each constant-filled input of a linalg.generic as the constant, "
              "inside its body", _P + "lower.inline_splat_inputs:run"),
+    PassInfo("tad-recompute-elementwise", "Clone an elementwise op read by several elementwise ops once per "
+             "reader, so that fusion recomputes it in each instead of storing it",
+             _P + "lower.recompute_elementwise:run"),
     PassInfo("tad-clone-shared-fills", "Give every linalg op its own copy of a fill it shares as an init",
              _P + "lower.clone_shared_fills:run"),
     PassInfo("tad-pack-streamed-operands", "Copy the streamed operand of each large matmul into panels of "

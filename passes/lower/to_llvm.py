@@ -4,8 +4,9 @@ Stages, in order:
 
 1. elementwise ``arith``/``math`` ops on tensors become ``linalg.generic``,
    ``tad-inline-splat-inputs`` makes each input filled with a constant that
-   constant, and producer/consumer generics are fused, so a chain of
-   elementwise ops makes one loop nest and no temporaries;
+   constant, ``tad-recompute-elementwise`` clones an elementwise op read by
+   several for each reader, and producer/consumer generics are fused, so a
+   chain of elementwise ops makes one loop nest and no temporaries;
 2. ``tad-thread-independent-loops`` makes a loop over independent pieces
    of work that a lowering marked (a convolution's images) a thread loop;
    ``tad-write-into-donated`` makes the last elementwise reader of each
@@ -60,6 +61,7 @@ TENSOR_STAGES = (
     "func.func(convert-elementwise-to-linalg)",
     "tad-read-parallel-inits-as-inputs",
     "tad-inline-splat-inputs",
+    "tad-recompute-elementwise",
     "linalg-fuse-elementwise-ops",
     # No upstream cse on tensors: it would merge the ops tad-remat recomputes
     # with the originals they copy (tad-simplify has done CSE before tad-remat).

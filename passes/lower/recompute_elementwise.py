@@ -1,0 +1,139 @@
+"""``tad-recompute-elementwise``: recompute an elementwise op in each elementwise reader instead of storing it.
+
+Elementwise fusion (``linalg-fuse-elementwise-ops``) moves a producer into
+its consumer only when the consumer is its one reader. A gradient reads many
+forward values twice, once in the forward chain and once in the backward
+one: GELU's ``x ** 3``, ``tanh(u)``, ``1 - tanh(u) ** 2`` were each stored
+as a full tensor, and its backward kernel read ten of them (ten times the
+memory traffic of the activation it is a function of). This pass clones
+such a producer once per reader, so that fusion computes it inside each
+reader from the one tensor it is a function of, the way XLA's fusion
+duplicates cheap producers and torch.compile's partitioner recomputes
+pointwise ops in the backward pass.
+
+A producer is cloned when it is a ``linalg.generic`` with parallel loops
+only and a body of ``arith`` and ``math`` ops, when every reader is a
+``linalg.generic`` in the same block that reads it as an input through a
+permutation of its loops (or holds it as an init it does not read), and
+when it is computed from at most one tensor read whole, counting through
+the elementwise producers that fusion moves into it (an input read through
+a permutation; broadcast inputs, like a bias, are small; a constant fill is
+read as its constant). A reader then reads that one tensor in place of the
+producer's result: no more memory traffic, and the producer's tensor is
+gone. A producer that computes something is cloned for at most
+``MAX_READERS`` readers; a fill, which computes nothing, for any number.
+Readers are visited before their producers, so a chain (``x`` to ``x ** 3``
+to ``tanh(u)``) is recomputed from its start.
+``tad-lower-to-llvm`` runs this pass right before elementwise fusion.
+
+Examples
+--------
+``tanh(x)``, read before and after a matmul: fusion alone leaves it a loop
+of its own, writing a tensor that both readers read; recomputed in each
+reader, it is gone, and each reader reads ``x``:
+
+>>> from mlir import ir
+>>> from tensorad.dialects import make_context
+>>> from tensorad.passes.registry import run_pipeline
+>>> text = '''
+... func.func @f(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>) -> tensor<8x8xf32> {
+...   %t = math.tanh %x : tensor<8x8xf32>
+...   %y = arith.mulf %t, %x : tensor<8x8xf32>
+...   %z = arith.constant dense<0.0> : tensor<8x8xf32>
+...   %m = linalg.matmul ins(%y, %w : tensor<8x8xf32>, tensor<8x8xf32>) outs(%z : tensor<8x8xf32>) -> tensor<8x8xf32>
+...   %b = arith.mulf %t, %m : tensor<8x8xf32>
+...   return %b : tensor<8x8xf32>
+... }'''
+>>> for passes in ("", "tad-recompute-elementwise,"):
+...     m = ir.Module.parse(text, make_context())
+...     run_pipeline(m, "func.func(convert-elementwise-to-linalg),tad-read-parallel-inits-as-inputs,"
+...                  f"{passes}linalg-fuse-elementwise-ops")
+...     print(str(m).count("linalg.generic"), str(m).count("math.tanh"))
+3 1
+2 2
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from mlir import ir
+
+from ..walk import collect, defining_op
+
+# Readers of one producer that computes something, at most: each gets a copy of its work.
+MAX_READERS = 4
+_BODY_DIALECTS = ("arith.", "math.")
+_PARALLEL = "#linalg.iterator_type<parallel>"
+
+
+def run(op: ir.Operation, pass_) -> None:
+    """Clone every recomputable elementwise producer inside ``op`` once per reader but the first."""
+    sources: dict = {}
+    for producer in reversed(collect(op, _elementwise)):
+        readers = _readers(producer)
+        if readers is None or len(readers) < 2 or len(_sources(producer, sources)) > 1:
+            continue
+        if len(readers) > MAX_READERS and len(producer.operands) > len(producer.results):
+            continue
+        for reader in readers[1:]:
+            copy = producer.clone(ip=ir.InsertionPoint(reader))
+            for k, operand in enumerate(reader.operands):
+                if operand == producer.results[0]:
+                    reader.operands[k] = copy.results[0]
+
+
+def _elementwise(op: ir.Operation) -> bool:
+    """Whether ``op`` is a one-result generic of parallel loops whose body holds arith and math ops only."""
+    if op.name != "linalg.generic" or len(op.results) != 1:
+        return False
+    if any(str(kind) != _PARALLEL for kind in op.attributes["iterator_types"]):
+        return False
+    body = list(op.regions[0].blocks[0].operations)
+    return (all(inner.name.startswith(_BODY_DIALECTS) for inner in body[:-1])
+            and ir.AffineMapAttr(op.attributes["indexing_maps"][len(op.operands) - 1]).value.is_permutation)
+
+
+def _sources(op: ir.Operation, memo: dict) -> frozenset:
+    """The tensors ``op`` reads whole, once fusion moves into it the elementwise producers it may recompute."""
+    if op not in memo:
+        found = set()
+        maps = op.attributes["indexing_maps"]
+        for k, value in enumerate(list(op.operands)[:len(op.operands) - len(op.results)]):
+            if not ir.AffineMapAttr(maps[k]).value.is_permutation:
+                continue
+            producer = defining_op(value)
+            if producer is not None and _elementwise(producer) and _readers(producer) is not None:
+                found |= _sources(producer, memo)
+            else:
+                found.add(value)
+        memo[op] = frozenset(found)
+    return memo[op]
+
+
+def _readers(producer: ir.Operation) -> Optional[list]:
+    """The distinct readers of ``producer``'s result, in order, if each may read a copy of it; else None.
+
+    A reader may also hold the result as an init it does not read (what
+    ``convert-elementwise-to-linalg`` writes into): fusion replaces such an
+    init with an empty tensor.
+    """
+    readers = []
+    for use in producer.results[0].uses:
+        reader = use.owner.operation
+        if reader.name != "linalg.generic" or reader.block != producer.block:
+            return None
+        if use.operand_number >= len(reader.operands) - len(reader.results):
+            if not _unread_init(reader, use.operand_number):
+                return None
+        elif not ir.AffineMapAttr(reader.attributes["indexing_maps"][use.operand_number]).value.is_permutation:
+            return None
+        if all(reader != other for other in readers):
+            readers.append(reader)
+    return readers
+
+
+def _unread_init(reader: ir.Operation, operand: int) -> bool:
+    """Whether operand ``operand`` of ``reader`` is an init its body does not read, of parallel loops only."""
+    parallel = all(str(kind) == _PARALLEL for kind in reader.attributes["iterator_types"])
+    return parallel and not list(reader.regions[0].blocks[0].arguments[operand].uses)
