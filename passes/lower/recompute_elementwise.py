@@ -12,18 +12,20 @@ duplicates cheap producers and torch.compile's partitioner recomputes
 pointwise ops in the backward pass.
 
 A producer is cloned when it is a ``linalg.generic`` with parallel loops
-only and a body of ``arith`` and ``math`` ops, when every reader is a
-``linalg.generic`` in the same block that reads it as an input through a
-permutation of its loops (or holds it as an init it does not read), and
-when it is computed from at most one tensor read whole, counting through
-the elementwise producers that fusion moves into it (an input read through
-a permutation; broadcast inputs, like a bias, are small; a constant fill is
-read as its constant). A reader then reads that one tensor in place of the
-producer's result: no more memory traffic, and the producer's tensor is
-gone. A producer that computes something is cloned for at most
-``MAX_READERS`` readers; a fill, which computes nothing, for any number.
-Readers are visited before their producers, so a chain (``x`` to ``x ** 3``
-to ``tanh(u)``) is recomputed from its start.
+only and a body of ``arith`` and ``math`` ops, when it reads at most one
+value made in its block, whole (through a permutation of its loops) and no wider than
+its result, besides arguments of its block (a bias, which lives throughout),
+and when every reader is a ``linalg.generic`` in the same block that reads
+it as an input through a permutation (or holds it as an init it does not
+read), at most ``MAX_READERS`` of them. A reader then reads that one value
+in place of the producer's result: no more memory traffic, and the
+producer's tensor is gone. Readers are visited before their producers, so a
+chain (``x`` to ``x ** 3`` to ``tanh(u)``) is recomputed from its start.
+
+Each copy keeps one value no larger than the producer's alive where the
+producer's was, so ``tad-remat``'s graph, which models the lowering without
+this pass, counts an upper bound of what runs. A constant fill read by a
+producer is a value it reads: fills are left to ``tad-inline-splat-inputs``.
 ``tad-lower-to-llvm`` runs this pass right before elementwise fusion.
 
 Examples
@@ -59,9 +61,9 @@ from typing import Optional
 
 from mlir import ir
 
-from ..walk import collect, defining_op
+from ..walk import collect
 
-# Readers of one producer that computes something, at most: each gets a copy of its work.
+# Readers of one producer at most: each gets a copy of its work.
 MAX_READERS = 4
 _BODY_DIALECTS = ("arith.", "math.")
 _PARALLEL = "#linalg.iterator_type<parallel>"
@@ -69,12 +71,9 @@ _PARALLEL = "#linalg.iterator_type<parallel>"
 
 def run(op: ir.Operation, pass_) -> None:
     """Clone every recomputable elementwise producer inside ``op`` once per reader but the first."""
-    sources: dict = {}
     for producer in reversed(collect(op, _elementwise)):
         readers = _readers(producer)
-        if readers is None or len(readers) < 2 or len(_sources(producer, sources)) > 1:
-            continue
-        if len(readers) > MAX_READERS and len(producer.operands) > len(producer.results):
+        if readers is None or not 2 <= len(readers) <= MAX_READERS or not _reads_one_tensor(producer):
             continue
         for reader in readers[1:]:
             copy = producer.clone(ip=ir.InsertionPoint(reader))
@@ -94,21 +93,26 @@ def _elementwise(op: ir.Operation) -> bool:
             and ir.AffineMapAttr(op.attributes["indexing_maps"][len(op.operands) - 1]).value.is_permutation)
 
 
-def _sources(op: ir.Operation, memo: dict) -> frozenset:
-    """The tensors ``op`` reads whole, once fusion moves into it the elementwise producers it may recompute."""
-    if op not in memo:
-        found = set()
-        maps = op.attributes["indexing_maps"]
-        for k, value in enumerate(list(op.operands)[:len(op.operands) - len(op.results)]):
-            if not ir.AffineMapAttr(maps[k]).value.is_permutation:
-                continue
-            producer = defining_op(value)
-            if producer is not None and _elementwise(producer) and _readers(producer) is not None:
-                found |= _sources(producer, memo)
-            else:
-                found.add(value)
-        memo[op] = frozenset(found)
-    return memo[op]
+def _reads_one_tensor(producer: ir.Operation) -> bool:
+    """Whether ``producer``'s inputs are at most one value made in its block, read whole and no wider than its
+    result, and arguments of its block (which live throughout)."""
+    made = {value for value in list(producer.operands)[:len(producer.operands) - len(producer.results)]
+            if not isinstance(value.owner, ir.Block)}
+    if not made:
+        return True
+    if len(made) > 1:
+        return False
+    value = made.pop()
+    maps = producer.attributes["indexing_maps"]
+    whole = all(ir.AffineMapAttr(maps[k]).value.is_permutation
+                for k, operand in enumerate(producer.operands) if operand == value)
+    return whole and 0 < _element_bits(value.type) <= _element_bits(producer.results[0].type)
+
+
+def _element_bits(t: ir.Type) -> int:
+    """Bits of an element of the tensor type ``t``; 0 for elements other than floats and integers."""
+    element = ir.ShapedType(t).element_type
+    return element.width if isinstance(element, (ir.FloatType, ir.IntegerType)) else 0
 
 
 def _readers(producer: ir.Operation) -> Optional[list]:

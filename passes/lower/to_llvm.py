@@ -57,11 +57,13 @@ from __future__ import annotations
 
 from .tile_and_vectorize import CodegenOptions
 
+# Named apart: tad-remat's graph counts the ops it copies (tensorad.passes.remat.graph).
+RECOMPUTE_ELEMENTWISE = "tad-recompute-elementwise"
 TENSOR_STAGES = (
     "func.func(convert-elementwise-to-linalg)",
     "tad-read-parallel-inits-as-inputs",
     "tad-inline-splat-inputs",
-    "tad-recompute-elementwise",
+    RECOMPUTE_ELEMENTWISE,
     "linalg-fuse-elementwise-ops",
     # No upstream cse on tensors: it would merge the ops tad-remat recomputes
     # with the originals they copy (tad-simplify has done CSE before tad-remat).

@@ -214,8 +214,9 @@ def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto"
                                budget=budget, tier=tier_used, status=status, gap=gap)
     if recompute:
         apply(graph, recompute)
-        # The rewritten program is what runs: its own count is the prediction.
-        chosen = cost.simulate(build(function), {})
+    # The rewritten program is what runs: its own count, with what the lowering recomputes in readers
+    # (the plan was made on an upper bound of it), is the prediction.
+    chosen = cost.simulate(build(function, recomputes=True), {})
     report.predicted_peak_bytes, report.timeline["chosen"] = chosen.peak, chosen.live
     return report
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from mlir import ir
 from mlir.dialects import func
@@ -195,9 +195,25 @@ def has_side_effects(op: ir.Operation) -> bool:
                for n in b.operations)
 
 
-def _lowered_reads(function: ir.Operation) -> Optional[dict]:
-    """Positions of the ops of ``function``'s body that keep a linalg op of their own once lowered and fused,
-    each with the positions whose values those linalg ops read.
+class Lowered(NamedTuple):
+    """What lowering a function up to elementwise fusion does to the ops of its body, by position.
+
+    Attributes
+    ----------
+    reads : dict
+        Each position that keeps a linalg op of its own, with the positions
+        whose values those linalg ops read.
+    recomputed : set
+        Positions of the elementwise ops that ``tad-recompute-elementwise``
+        copied into their readers.
+    """
+
+    reads: dict
+    recomputed: set
+
+
+def _lowered_reads(function: ir.Operation, recomputes: bool) -> Optional[Lowered]:
+    """What lowering ``function`` does to the ops of its body (see :class:`Lowered`), or None.
 
     A copy of the function is lowered as the CPU pipeline lowers it, up to
     elementwise fusion (``tad-lower-to-linalg``, then ``TENSOR_STAGES``), with
@@ -208,10 +224,18 @@ def _lowered_reads(function: ir.Operation) -> Optional[dict]:
     cannot see through (``256x16 -> 64x64``), and ``x + x`` reads ``x`` once.
     What a kept op reads there may be more than its operands: a contraction
     that transposes a transposed operand back reads the transpose's source.
-    None when the copy does not lower (the lowering of the function itself
-    reports why); the rules of :func:`_only_reader` stand in then.
+
+    With ``recomputes``, the stages run in three parts, to count the linalg
+    ops at each position before and after ``tad-recompute-elementwise``;
+    without, that pass does not run, and each value it would recompute in
+    its readers stays a buffer of its own: the one value a reader would read
+    instead is no larger (the pass's condition), so the count is an upper
+    bound of what runs. None when the copy does not lower (the lowering of
+    the function itself reports why); the rules of :func:`_only_reader`
+    stand in then.
     """
-    from ..lower.to_llvm import TENSOR_STAGES  # the CPU pipeline's passes import the remat pass's registry
+    # The CPU pipeline's passes import the remat pass's registry.
+    from ..lower.to_llvm import RECOMPUTE_ELEMENTWISE, TENSOR_STAGES
 
     context = function.context
     with context, ir.Location.unknown():
@@ -219,9 +243,16 @@ def _lowered_reads(function: ir.Operation) -> Optional[dict]:
         copy = function.clone(ip=ir.InsertionPoint(module.body))
         for k, op in enumerate(list(copy.regions[0].blocks[0].operations)[:-1]):
             op.location = ir.Location.name(f"tad.position.{k}")
+    split = TENSOR_STAGES.index(RECOMPUTE_ELEMENTWISE)
+    before = ["tad-lower-to-linalg", *TENSOR_STAGES[:split]]
+    parts = ((before, [RECOMPUTE_ELEMENTWISE], TENSOR_STAGES[split + 1:]) if recomputes
+             else ([*before, *TENSOR_STAGES[split + 1:]],))
+    counts = []
     handler = context.attach_diagnostic_handler(lambda diagnostic: True)  # a trial: its errors are not the user's
     try:
-        run_pipeline(module, ",".join(["tad-lower-to-linalg", *TENSOR_STAGES]), verify_each=False)
+        for stages in parts:
+            run_pipeline(module, ",".join(stages), verify_each=False)
+            counts.append(_linalg_ops_at(module))
     except ir.MLIRError:
         return None
     finally:
@@ -234,7 +265,18 @@ def _lowered_reads(function: ir.Operation) -> Optional[dict]:
                     for k in _POSITION.findall(str(v.owner.location))}
             for k in _POSITION.findall(str(op.location)):
                 reads.setdefault(int(k), set()).update(read)
-    return reads
+    recomputed = {k for k, n in counts[1].items() if n > counts[0].get(k, 0)} if recomputes else set()
+    return Lowered(reads, recomputed)
+
+
+def _linalg_ops_at(module: ir.Module) -> dict:
+    """How many linalg ops the body of ``module``'s one function has at each position."""
+    found: dict = {}
+    for op in module.body.operations[0].regions[0].blocks[0].operations:
+        if op.name.startswith("linalg."):
+            for k in _POSITION.findall(str(op.location)):
+                found[int(k)] = found.get(int(k), 0) + 1
+    return found
 
 
 _POSITION = re.compile(r'"tad\.position\.(\d+)"')
@@ -289,8 +331,13 @@ def _group(ops: list, kept) -> list:
     return [members[op] for op in ops if op in members]
 
 
-def build(function: ir.Operation) -> Graph:
+def build(function: ir.Operation, recomputes: bool = False) -> Graph:
     """Build the graph of ``function``'s body (one block).
+
+    With ``recomputes``, an elementwise op that ``tad-recompute-elementwise``
+    computes again in each reader is stored nowhere (a view of the value it
+    reads): the count of what runs. Without, it keeps a buffer: an upper
+    bound, and the graph the solvers plan on (see :func:`_lowered_reads`).
 
     Examples
     --------
@@ -309,10 +356,11 @@ def build(function: ir.Operation) -> Graph:
     ops = [op.operation for op in block.operations]
     terminator, body = ops[-1], ops[:-1]
     nodes, node_of_value = [], {}
-    lowered = _lowered_reads(function)
+    lowered = _lowered_reads(function, recomputes)
+    reads = None if lowered is None else lowered.reads
     position = {op: k for k, op in enumerate(body)}
     node_at: dict = {}  # position -> node
-    for group in _group(body, None if lowered is None else lowered.keys()):
+    for group in _group(body, None if reads is None else reads.keys()):
         members = set(group)
         inputs = []
         for op in group:
@@ -324,13 +372,17 @@ def build(function: ir.Operation) -> Graph:
                     if producer not in inputs:
                         inputs.append(producer)
         # What the lowered loops read besides (a source read through a transpose folded away).
-        for op in group if lowered is not None else ():
-            for k in sorted(lowered.get(position[op], ())):
+        for op in group if reads is not None else ():
+            for k in sorted(reads.get(position[op], ())):
                 if node_at.get(k) is not None and node_at[k] not in inputs:
                     inputs.append(node_at[k])
         root = group[-1]
-        # A view of a function argument allocates nothing and keeps nothing alive.
-        view = has_trait(root, Trait.VIEW) and len(group) == 1
+        # A view of a function argument allocates nothing and keeps nothing alive. An op that every reader
+        # computes again (tad-recompute-elementwise) is stored nowhere: like a view, it keeps alive the one
+        # value it reads, which its readers read instead.
+        view = has_trait(root, Trait.VIEW) and len(group) == 1 or (
+            lowered is not None and len(group) == 1 and position[root] in lowered.recomputed
+            and position[root] not in reads and len(inputs) <= 1)
         alias = view and bool(inputs)
         name = root.attributes[NAME_ATTRIBUTE].value if NAME_ATTRIBUTE in root.attributes else None
         node = Node(ops=group, inputs=inputs,

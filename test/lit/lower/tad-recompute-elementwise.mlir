@@ -46,33 +46,45 @@ func.func @read_across_a_matmul(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>, %b: te
 
 #id = affine_map<(i) -> (i)>
 
-// x * y reads two tensors whole: recomputed in each reader, both would be
-// read twice. It stays one op.
-// CHECK-LABEL: func.func @two_tensors_read_whole
+// sin(x) * cos(x) reads two values made in the function: recomputed in each
+// reader, both would live as long as the readers. It stays one op.
+// CHECK-LABEL: func.func @two_values_made_here
 // CHECK-COUNT-1: arith.mulf %{{.*}}, %{{.*}} : f32
 // CHECK-NOT: arith.mulf %{{.*}}, %{{.*}} : f32
 // CHECK: return
-func.func @two_tensors_read_whole(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+func.func @two_values_made_here(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
   %e = tensor.empty() : tensor<8xf32>
-  %p = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
-      ins(%x, %y : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
-  ^bb0(%a: f32, %b: f32, %o: f32):
-    %r = arith.mulf %a, %b : f32
-    linalg.yield %r : f32
-  } -> tensor<8xf32>
   %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
-      ins(%p : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+      ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
   ^bb0(%a: f32, %o: f32):
     %r = math.sin %a : f32
     linalg.yield %r : f32
   } -> tensor<8xf32>
   %c = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
-      ins(%p : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+      ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
   ^bb0(%a: f32, %o: f32):
     %r = math.cos %a : f32
     linalg.yield %r : f32
   } -> tensor<8xf32>
-  return %s, %c : tensor<8xf32>, tensor<8xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%s, %c : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %u = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%p : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %v = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%p : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.log %a : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  return %u, %v : tensor<8xf32>, tensor<8xf32>
 }
 
 // -----
@@ -111,15 +123,15 @@ func.func @also_returned(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, te
 
 #id = affine_map<(i) -> (i)>
 
-// A fill of 0.5 read by six ops: a copy each (it computes nothing); exp(x)
-// read by the same six ops: more readers than MAX_READERS (4), it stays one.
+// exp(x) read by five ops: more readers than MAX_READERS (4), it stays one; the
+// fill of 0.5 they read too is left to tad-inline-splat-inputs.
 // CHECK-LABEL: func.func @many_readers
-// CHECK: linalg.yield %cst
-// CHECK: math.exp
+// CHECK-COUNT-1: linalg.yield %cst
+// CHECK-NOT: linalg.yield %cst
+// CHECK-COUNT-1: math.exp
 // CHECK-NOT: math.exp
-// CHECK-COUNT-5: linalg.yield %cst :
-// CHECK-NOT: math.exp
-func.func @many_readers(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+// CHECK: return
+func.func @many_readers(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
   %half = arith.constant 0.5 : f32
   %e = tensor.empty() : tensor<8xf32>
   %h = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]} outs(%e : tensor<8xf32>) {
@@ -157,10 +169,55 @@ func.func @many_readers(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, ten
     %r = arith.maximumf %a, %b : f32
     linalg.yield %r : f32
   } -> tensor<8xf32>
-  %r5 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%p, %h : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
-  ^bb0(%a: f32, %b: f32, %o: f32):
-    %r = arith.minimumf %a, %b : f32
+  return %r0, %r1, %r2, %r3, %r4 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+#id = affine_map<(i) -> (i)>
+
+// float32(x) of a float64 x, read by two ops: recomputed, each reader would
+// keep the wider x alive instead; it stays one. float64(y) of a float32 y is
+// recomputed in both readers.
+// CHECK-LABEL: func.func @element_widths
+// CHECK-COUNT-1: arith.truncf
+// CHECK-NOT: arith.truncf
+// CHECK-COUNT-2: arith.extf
+// CHECK: return
+func.func @element_widths(%x: tensor<8xf64>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf64>, tensor<8xf64>) {
+  %e = tensor.empty() : tensor<8xf32>
+  %e64 = tensor.empty() : tensor<8xf64>
+  %n = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<8xf64>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f64, %o: f32):
+    %r = arith.truncf %a : f64 to f32
     linalg.yield %r : f32
   } -> tensor<8xf32>
-  return %r0, %r1, %r2, %r3, %r4, %r5 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+  %w = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%y : tensor<8xf32>) outs(%e64 : tensor<8xf64>) {
+  ^bb0(%a: f32, %o: f64):
+    %r = arith.extf %a : f32 to f64
+    linalg.yield %r : f64
+  } -> tensor<8xf64>
+  %n0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%n : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.sin %a : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %n1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%n : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.cos %a : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %w0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%w : tensor<8xf64>) outs(%e64 : tensor<8xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %r = math.sin %a : f64
+    linalg.yield %r : f64
+  } -> tensor<8xf64>
+  %w1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%w : tensor<8xf64>) outs(%e64 : tensor<8xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %r = math.cos %a : f64
+    linalg.yield %r : f64
+  } -> tensor<8xf64>
+  return %n0, %n1, %w0, %w1 : tensor<8xf32>, tensor<8xf32>, tensor<8xf64>, tensor<8xf64>
 }
