@@ -12,15 +12,17 @@ duplicates cheap producers and torch.compile's partitioner recomputes
 pointwise ops in the backward pass.
 
 A producer is cloned when it is a ``linalg.generic`` with parallel loops
-only and a body of ``arith`` and ``math`` ops, when it reads at most one
-value made in its block, whole (through a permutation of its loops) and no wider than
-its result, besides arguments of its block (a bias, which lives throughout),
-and when every reader is a ``linalg.generic`` in the same block that reads
-it as an input through a permutation (or holds it as an init it does not
-read), at most ``MAX_READERS`` of them. A reader then reads that one value
-in place of the producer's result: no more memory traffic, and the
-producer's tensor is gone. Readers are visited before their producers, so a
-chain (``x`` to ``x ** 3`` to ``tanh(u)``) is recomputed from its start.
+only and a body of ``arith`` and ``math`` ops; when every reader is a
+``linalg.generic`` in the same block that reads it as an input through a
+permutation of its loops (or holds it as an init it does not read), at most
+``MAX_READERS`` of them; and when it is computed from at most one value
+made in its block, read whole (through a permutation) and no wider than its
+result, counting through the elementwise producers that it alone reads
+(fusion moves them into each copy) and not counting arguments of the block
+(a bias, which lives throughout). A reader then reads that one value in
+place of the producer's result: no more memory traffic, and the producer's
+tensor is gone. Readers are visited before their producers, so a chain
+(``x`` to ``x ** 3`` to ``tanh(u)``) is recomputed from its start.
 
 Each copy keeps one value no larger than the producer's alive where the
 producer's was, so ``tad-remat``'s graph, which models the lowering without
@@ -71,9 +73,10 @@ _PARALLEL = "#linalg.iterator_type<parallel>"
 
 def run(op: ir.Operation, pass_) -> None:
     """Clone every recomputable elementwise producer inside ``op`` once per reader but the first."""
+    sources: dict = {}
     for producer in reversed(collect(op, _elementwise)):
         readers = _readers(producer)
-        if readers is None or not 2 <= len(readers) <= MAX_READERS or not _reads_one_tensor(producer):
+        if readers is None or not 2 <= len(readers) <= MAX_READERS or _sources(producer, sources) is None:
             continue
         for reader in readers[1:]:
             copy = producer.clone(ip=ir.InsertionPoint(reader))
@@ -93,20 +96,38 @@ def _elementwise(op: ir.Operation) -> bool:
             and ir.AffineMapAttr(op.attributes["indexing_maps"][len(op.operands) - 1]).value.is_permutation)
 
 
-def _reads_one_tensor(producer: ir.Operation) -> bool:
-    """Whether ``producer``'s inputs are at most one value made in its block, read whole and no wider than its
-    result, and arguments of its block (which live throughout)."""
-    made = {value for value in list(producer.operands)[:len(producer.operands) - len(producer.results)]
-            if not isinstance(value.owner, ir.Block)}
-    if not made:
-        return True
-    if len(made) > 1:
-        return False
-    value = made.pop()
-    maps = producer.attributes["indexing_maps"]
-    whole = all(ir.AffineMapAttr(maps[k]).value.is_permutation
-                for k, operand in enumerate(producer.operands) if operand == value)
-    return whole and 0 < _element_bits(value.type) <= _element_bits(producer.results[0].type)
+def _sources(producer: ir.Operation, memo: dict) -> Optional[frozenset]:
+    """The value made in its block that ``producer`` is computed from, once fusion moves into it the producers
+    only it reads, as a set of at most one; None when there are more, or it is wider than the result.
+
+    Arguments of the block live throughout and do not count. A producer only
+    ``producer`` reads is cloned with each copy of it (it has then as many
+    readers, each a copy) when it is computed from at most one value itself.
+    """
+    if producer not in memo:
+        found: Optional[set] = set()
+        maps = producer.attributes["indexing_maps"]
+        for k, value in enumerate(list(producer.operands)[:len(producer.operands) - len(producer.results)]):
+            if isinstance(value.owner, ir.Block):
+                continue
+            inner = value.owner.operation
+            whole = ir.AffineMapAttr(maps[k]).value.is_permutation
+            if whole and _elementwise(inner) and all(use.owner.operation == producer for use in value.uses):
+                below = _sources(inner, memo)
+                if below is None:
+                    found = None
+                    break
+                found |= below
+            elif whole:
+                found.add(value)
+            else:  # a broadcast value made here: the copies would keep it alive
+                found = None
+                break
+        width = _element_bits(producer.results[0].type)
+        if found is not None and (len(found) > 1 or any(not 0 < _element_bits(v.type) <= width for v in found)):
+            found = None
+        memo[producer] = None if found is None else frozenset(found)
+    return memo[producer]
 
 
 def _element_bits(t: ir.Type) -> int:

@@ -46,13 +46,14 @@ func.func @read_across_a_matmul(%x: tensor<8x8xf32>, %w: tensor<8x8xf32>, %b: te
 
 #id = affine_map<(i) -> (i)>
 
-// sin(x) * cos(x) reads two values made in the function: recomputed in each
-// reader, both would live as long as the readers. It stays one op.
+// sin(x) * cos(x) reads two values made in the function, which are also
+// returned: recomputed in each reader, both would live as long as the
+// readers. It stays one op.
 // CHECK-LABEL: func.func @two_values_made_here
 // CHECK-COUNT-1: arith.mulf %{{.*}}, %{{.*}} : f32
 // CHECK-NOT: arith.mulf %{{.*}}, %{{.*}} : f32
 // CHECK: return
-func.func @two_values_made_here(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+func.func @two_values_made_here(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
   %e = tensor.empty() : tensor<8xf32>
   %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
       ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
@@ -82,6 +83,53 @@ func.func @two_values_made_here(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf
       ins(%p : tensor<8xf32>) outs(%e : tensor<8xf32>) {
   ^bb0(%a: f32, %o: f32):
     %r = math.log %a : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  return %u, %v, %s, %c : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+#id = affine_map<(i) -> (i)>
+
+// tanh(y * y) with y = exp(x), read by two ops: y * y is read by the tanh
+// alone, and y by the product alone, so each is copied with it; the copies
+// read x, an argument.
+// CHECK-LABEL: func.func @through_a_producer_read_once
+// CHECK-COUNT-2: math.exp
+// CHECK-COUNT-2: arith.mulf
+// CHECK-COUNT-2: math.tanh
+// CHECK: return
+func.func @through_a_producer_read_once(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %e = tensor.empty() : tensor<8xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.exp %a : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %q = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%y, %y : tensor<8xf32>, tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%q : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.tanh %a : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %u = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%p : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.sin %a : f32
+    linalg.yield %r : f32
+  } -> tensor<8xf32>
+  %v = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%p : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.cos %a : f32
     linalg.yield %r : f32
   } -> tensor<8xf32>
   return %u, %v : tensor<8xf32>, tensor<8xf32>
