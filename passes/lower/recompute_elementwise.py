@@ -26,8 +26,10 @@ tensor is gone. Readers are visited before their producers, so a chain
 
 Each copy keeps one value no larger than the producer's alive where the
 producer's was, so ``tad-remat``'s graph, which models the lowering without
-this pass, counts an upper bound of what runs. A constant fill read by a
-producer is a value it reads: fills are left to ``tad-inline-splat-inputs``.
+this pass, counts an upper bound of what runs. A constant fill is an
+elementwise op without inputs: read by at most ``MAX_READERS`` ops, it is
+copied like the others; read by 32 or more, ``tad-inline-splat-inputs`` has
+made it a constant inside each reader; in between, it stays stored.
 ``tad-lower-to-llvm`` runs this pass right before elementwise fusion.
 
 Examples
