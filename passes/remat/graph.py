@@ -252,7 +252,8 @@ def _lowered_reads(function: ir.Operation, recomputes: bool) -> Optional[Lowered
     try:
         for stages in parts:
             run_pipeline(module, ",".join(stages), verify_each=False)
-            counts.append(_linalg_ops_at(module))
+            if recomputes:
+                counts.append(_linalg_ops_at(module))
     except ir.MLIRError:
         return None
     finally:
