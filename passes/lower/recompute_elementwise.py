@@ -15,7 +15,9 @@ A producer is cloned when it is a ``linalg.generic`` with parallel loops
 only and a body of ``arith`` and ``math`` ops; when every reader is a
 ``linalg.generic`` in the same block that reads it as an input through a
 permutation of its loops (or holds it as an init it does not read), at most
-``MAX_READERS`` of them; and when it is computed from at most one value
+``MAX_READERS`` of them, a reader with reduction loops only if the
+producer reads an input through a permutation (fusion needs a read of
+every loop); and when it is computed from at most one value
 made in its block, read whole (through a permutation) and no wider than its
 result, counting through the elementwise producers that it alone reads
 (fusion moves them into each copy) and not counting arguments of the block
@@ -80,6 +82,10 @@ def run(op: ir.Operation, pass_) -> None:
         readers = _readers(producer)
         if readers is None or not 2 <= len(readers) <= MAX_READERS or _sources(producer, sources) is None:
             continue
+        if not _reads_whole(producer) and any(not _parallel(reader) for reader in readers):
+            # Fused into a reduction, a copy must bring a read of every loop (upstream fusion's condition),
+            # or it stays a tensor of its own: copies that the graph does not count.
+            continue
         for reader in readers[1:]:
             copy = producer.clone(ip=ir.InsertionPoint(reader))
             for k, operand in enumerate(reader.operands):
@@ -91,7 +97,7 @@ def _elementwise(op: ir.Operation) -> bool:
     """Whether ``op`` is a one-result generic of parallel loops whose body holds arith and math ops only."""
     if op.name != "linalg.generic" or len(op.results) != 1:
         return False
-    if any(str(kind) != _PARALLEL for kind in op.attributes["iterator_types"]):
+    if not _parallel(op):
         return False
     body = list(op.regions[0].blocks[0].operations)
     return (all(inner.name.startswith(_BODY_DIALECTS) for inner in body[:-1])
@@ -162,5 +168,15 @@ def _readers(producer: ir.Operation) -> Optional[list]:
 
 def _unread_init(reader: ir.Operation, operand: int) -> bool:
     """Whether operand ``operand`` of ``reader`` is an init its body does not read, of parallel loops only."""
-    parallel = all(str(kind) == _PARALLEL for kind in reader.attributes["iterator_types"])
-    return parallel and not list(reader.regions[0].blocks[0].arguments[operand].uses)
+    return _parallel(reader) and not list(reader.regions[0].blocks[0].arguments[operand].uses)
+
+
+def _parallel(op: ir.Operation) -> bool:
+    """Whether every loop of the generic ``op`` is parallel."""
+    return all(str(kind) == _PARALLEL for kind in op.attributes["iterator_types"])
+
+
+def _reads_whole(op: ir.Operation) -> bool:
+    """Whether the generic ``op`` has an input read through a permutation of its loops (one that reads them all)."""
+    maps = op.attributes["indexing_maps"]
+    return any(ir.AffineMapAttr(maps[k]).value.is_permutation for k in range(len(op.operands) - len(op.results)))

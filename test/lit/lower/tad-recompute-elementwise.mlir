@@ -269,3 +269,58 @@ func.func @element_widths(%x: tensor<8xf64>, %y: tensor<8xf32>) -> (tensor<8xf32
   } -> tensor<8xf64>
   return %n0, %n1, %w0, %w1 : tensor<8xf32>, tensor<8xf32>, tensor<8xf64>, tensor<8xf64>
 }
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+#rows = affine_map<(i, j) -> (i)>
+
+// A fill of 2.0 read by a row sum and by a product: fused into the sum, a
+// copy would leave loop j read by nothing, so it would stay a tensor of its
+// own. Nothing is cloned. exp(x), which reads x whole, is copied into both.
+// CHECK-LABEL: func.func @read_by_a_reduction
+// CHECK-COUNT-1: linalg.yield %cst
+// CHECK-NOT: linalg.yield %cst
+// CHECK-COUNT-2: math.exp
+// CHECK-NOT: linalg.yield %cst
+// CHECK: return
+func.func @read_by_a_reduction(%x: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4x8xf32>) {
+  %two = arith.constant 2.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %r = tensor.empty() : tensor<4xf32>
+  %f = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<4x8xf32>) {
+  ^bb0(%o: f32):
+    linalg.yield %two : f32
+  } -> tensor<4x8xf32>
+  %s = linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%f : tensor<4x8xf32>) outs(%r : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.addf %a, %o : f32
+    linalg.yield %t : f32
+  } -> tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%f, %x : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %t = arith.mulf %a, %b : f32
+    linalg.yield %t : f32
+  } -> tensor<4x8xf32>
+  %g = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = math.exp %a : f32
+    linalg.yield %t : f32
+  } -> tensor<4x8xf32>
+  %gs = linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%g : tensor<4x8xf32>) outs(%r : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %t = arith.addf %a, %o : f32
+    linalg.yield %t : f32
+  } -> tensor<4xf32>
+  %gp = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%g, %x : tensor<4x8xf32>, tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %t = arith.mulf %a, %b : f32
+    linalg.yield %t : f32
+  } -> tensor<4x8xf32>
+  return %s, %p, %gs, %gp : tensor<4xf32>, tensor<4x8xf32>, tensor<4xf32>, tensor<4x8xf32>
+}
