@@ -67,12 +67,13 @@ from typing import Optional
 
 from mlir import ir
 
+from ...dialects.families.linalg import operand_segments
+from ...dialects.linalg_builder import iterator_kinds
 from ..walk import collect
 
 # Readers of one producer at most: each gets a copy of its work.
 MAX_READERS = 4
 _BODY_DIALECTS = ("arith.", "math.")
-_PARALLEL = "#linalg.iterator_type<parallel>"
 
 
 def run(op: ir.Operation, pass_) -> None:
@@ -115,7 +116,7 @@ def _sources(producer: ir.Operation, memo: dict) -> Optional[frozenset]:
     if producer not in memo:
         found: Optional[set] = set()
         maps = producer.attributes["indexing_maps"]
-        for k, value in enumerate(list(producer.operands)[:len(producer.operands) - len(producer.results)]):
+        for k, value in enumerate(operand_segments(producer)[0]):
             if isinstance(value.owner, ir.Block):
                 continue
             inner = value.owner.operation
@@ -156,7 +157,7 @@ def _readers(producer: ir.Operation) -> Optional[list]:
         reader = use.owner.operation
         if reader.name != "linalg.generic" or reader.block != producer.block:
             return None
-        if use.operand_number >= len(reader.operands) - len(reader.results):
+        if use.operand_number >= len(operand_segments(reader)[0]):
             if not _unread_init(reader, use.operand_number):
                 return None
         elif not ir.AffineMapAttr(reader.attributes["indexing_maps"][use.operand_number]).value.is_permutation:
@@ -173,10 +174,10 @@ def _unread_init(reader: ir.Operation, operand: int) -> bool:
 
 def _parallel(op: ir.Operation) -> bool:
     """Whether every loop of the generic ``op`` is parallel."""
-    return all(str(kind) == _PARALLEL for kind in op.attributes["iterator_types"])
+    return all(kind == "parallel" for kind in iterator_kinds(op))
 
 
 def _reads_whole(op: ir.Operation) -> bool:
     """Whether the generic ``op`` has an input read through a permutation of its loops (one that reads them all)."""
     maps = op.attributes["indexing_maps"]
-    return any(ir.AffineMapAttr(maps[k]).value.is_permutation for k in range(len(op.operands) - len(op.results)))
+    return any(ir.AffineMapAttr(maps[k]).value.is_permutation for k in range(len(operand_segments(op)[0])))
