@@ -181,8 +181,12 @@ def _solve(graph, budget: int, tier: str, node_limit: int, progress: Progress):
 
 
 def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto",
-                  node_limit: int = exact.NODE_LIMIT) -> FunctionReport:
+                  node_limit: int = exact.NODE_LIMIT, predict: bool = True) -> FunctionReport:
     """Schedule one function in place and describe what was decided.
+
+    With ``predict``, the report's predicted peak is the count of the
+    program that runs (one more lowering trial); without (nobody reads the
+    report), it is the count the plan was made on.
 
     Raises
     ------
@@ -214,9 +218,10 @@ def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto"
                                budget=budget, tier=tier_used, status=status, gap=gap)
     if recompute:
         apply(graph, recompute)
-    # The rewritten program is what runs: its own count, with what the lowering recomputes in readers
-    # (the plan was made on an upper bound of it), is the prediction.
-    chosen = cost.simulate(build(function, recomputes=True), {})
+    if predict:
+        # The rewritten program is what runs: its own count, with what the lowering recomputes in readers
+        # (the plan was made on an upper bound of it), is the prediction.
+        chosen = cost.simulate(build(function, recomputes=True), {})
     report.predicted_peak_bytes, report.timeline["chosen"] = chosen.peak, chosen.live
     return report
 
@@ -347,7 +352,8 @@ def run(op: ir.Operation, pass_, options: RematOptions = RematOptions()) -> Opti
         if not options.report and options.budget is None and not _has_checkpoints(function):
             continue  # nothing to plan, and nobody to tell: the graph costs a lowering of the function
         try:
-            reports.append(plan_function(function, options.budget, options.tier, options.node_limit))
+            reports.append(plan_function(function, options.budget, options.tier, options.node_limit,
+                                         predict=options.report))
         except RematError as err:
             err.location.emit_error(str(err))
             pass_.signal_pass_failure()
