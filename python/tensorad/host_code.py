@@ -26,14 +26,16 @@ Examples
 ... }''', make_context())
 >>> host, kernels, imported = split_host_code(m)
 >>> imported, [f.attributes["sym_name"].value for f in kernels.body.operations]
-(['kernel'], ['kernel', '__tad_host_imports'])
+(['kernel'], ['kernel'])
 >>> [(f.attributes["sym_name"].value, len(f.regions[0].blocks)) for f in host.body.operations]
 [('caller', 1), ('kernel', 0)]
 """
 
 from __future__ import annotations
 
-from typing import Optional
+from collections import Counter
+from dataclasses import dataclass
+from typing import Optional, Sequence
 
 from mlir import ir
 from mlir.dialects import llvm
@@ -51,9 +53,9 @@ def split_host_code(module: ir.Module) -> Optional[tuple]:
 
     ``host`` holds the ``optnone`` functions and their C interfaces, and a
     declaration of each symbol of ``kernels`` they use; ``imported`` names
-    those that ``kernels`` defines, whose addresses its function
-    ``ADDRESS_TABLE`` stores in that order (``kernels`` holds everything
-    else). ``module`` is left as it is.
+    those that ``kernels`` defines (:func:`split_kernels` gives each part of
+    ``kernels`` a function ``ADDRESS_TABLE`` that stores their addresses);
+    ``kernels`` holds everything else. ``module`` is left as it is.
     """
     defined = [op for op in module.body.operations
                if op.operation.name == "llvm.func" and len(op.regions[0].blocks)]
@@ -66,16 +68,14 @@ def split_host_code(module: ir.Module) -> Optional[tuple]:
     copy = module.operation.clone()
     with module.context, module.operation.location:
         host, kernels = ir.Module.create(), ir.Module.create()
-    for name in ("llvm.data_layout", "llvm.target_triple"):
-        if name in module.operation.attributes:
-            for part in (host, kernels):
-                part.operation.attributes[name] = module.operation.attributes[name]
+    for part in (host, kernels):
+        _copy_module_attributes(module, part)
     for op in list(copy.regions[0].blocks[0].operations):
         name = op.attributes["sym_name"].value if "sym_name" in op.attributes else None
         (host if name in host_names else kernels).body.append(op.operation)
     copy.erase()
     _inline_into_c_interfaces(host)
-    used = _symbols_used(host)
+    used = _references(host)
     imported = []
     external = ir.Attribute.parse("#llvm.linkage<external>", module.context)
     for op in kernels.body.operations:
@@ -90,9 +90,161 @@ def split_host_code(module: ir.Module) -> Optional[tuple]:
             elif op.operation.name == "llvm.mlir.global":
                 imported.append(name)
                 llvm.GlobalOp(op.attributes["global_type"], name, external)
-    with module.context, module.operation.location, ir.InsertionPoint(kernels.body):
-        _define_address_table(imported)
     return host, kernels, imported
+
+
+@dataclass
+class KernelPart:
+    """One module of the kernels, compiled in an engine of its own.
+
+    Attributes
+    ----------
+    module : mlir.ir.Module
+        Its functions and globals, a declaration of each symbol it uses from
+        elsewhere, and ``ADDRESS_TABLE``.
+    exports : list of str
+        The symbols it defines that the host code or another part uses, in
+        the order its ``ADDRESS_TABLE`` stores their addresses.
+    imports : list of str
+        The symbols it uses from the first part: that part is compiled
+        first, and these are bound to its addresses.
+    """
+
+    module: ir.Module
+    exports: list
+    imports: list
+
+
+def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int) -> list:
+    """``kernels`` (from :func:`split_host_code`, consumed) as up to ``parts`` + 1 :class:`KernelPart` s.
+
+    LLVM optimizes and generates code for a module on one thread; parts in
+    engines of their own compile at once on as many. Every function or
+    global that no other one uses (a kernel the host code calls) is a root,
+    and what a root alone uses goes with it; the roots go to ``parts``
+    parts by size, the largest first into the smallest part. What two roots
+    use (the thread pool's launch protocol, with its one mailbox, and
+    anything else shared) goes to a first part, which the others import
+    from and which is compiled before them. With ``parts`` < 2, a top-level
+    op without a symbol, or fewer than two roots, the result is one part:
+    ``kernels`` whole.
+
+    Examples
+    --------
+    Two kernels that share a helper: the helper is the first part, each
+    kernel a part of its own that imports it.
+
+    >>> from tensorad.dialects import make_context
+    >>> m = ir.Module.parse(\'\'\'
+    ... llvm.func internal @twice(%x: i64) -> i64 {
+    ...   %y = llvm.add %x, %x : i64
+    ...   llvm.return %y : i64
+    ... }
+    ... llvm.func @k1(%x: i64) -> i64 {
+    ...   %y = llvm.call @twice(%x) : (i64) -> i64
+    ...   llvm.return %y : i64
+    ... }
+    ... llvm.func @k2(%x: i64) -> i64 {
+    ...   %y = llvm.call @twice(%x) : (i64) -> i64
+    ...   %z = llvm.mul %y, %y : i64
+    ...   llvm.return %z : i64
+    ... }\'\'\', make_context())
+    >>> [(part.exports, part.imports) for part in split_kernels(m, ["k1", "k2"], parts=2)]
+    [(['twice'], []), (['k2'], ['twice']), (['k1'], ['twice'])]
+    """
+    definitions, declarations = {}, {}
+    for op in kernels.body.operations:
+        if "sym_name" not in op.attributes:
+            return [_whole(kernels, exported)]
+        (definitions if _defines(op) else declarations)[op.attributes["sym_name"].value] = op
+    uses = {name: _references(op) for name, op in definitions.items()}
+    used = {other for name, names in uses.items() for other in names if other != name}
+    roots = [name for name in definitions if name not in used]
+    reach = {root: _closure(root, uses, definitions) for root in roots}
+    counts = Counter(name for names in reach.values() for name in names)
+    # Used by two roots, or by none (a cycle that no root reaches): the first part.
+    first = {name for name in definitions if counts[name] != 1}
+    groups = [reach[root] - first for root in roots]
+    if parts < 2 or len(groups) < 2:
+        return [_whole(kernels, exported)]
+    size = {name: _op_count(op) for name, op in definitions.items()}
+    bins = [set() for _ in range(min(parts, len(groups)))]
+    for group in sorted(groups, key=lambda names: -sum(size[name] for name in names)):
+        min(bins, key=lambda names: sum(size[name] for name in names)).update(group)
+    imports = [sorted({other for name in names for other in uses[name] if other in first}) for names in bins]
+    wanted = set(exported).union(*imports)
+    external = ir.Attribute.parse("#llvm.linkage<external>", kernels.context)
+    result = []
+    for names, imported in zip([first] + bins, [[]] + imports):
+        with kernels.context, kernels.operation.location:
+            module = ir.Module.create()
+        _copy_module_attributes(kernels, module)
+        needed = {other for name in names for other in uses[name]}
+        with kernels.context, kernels.operation.location, ir.InsertionPoint(module.body):
+            for name, op in declarations.items():
+                if name in needed:
+                    op.operation.clone()
+            for name in imported:
+                _declare(definitions[name], external)
+        for name, op in definitions.items():
+            if name in names:
+                if name in wanted and name in first:  # used from another module: no longer internal to this one
+                    op.attributes["linkage"] = external
+                module.body.append(op.operation)
+        exports = [name for name in definitions if name in names and name in wanted]
+        with kernels.context, kernels.operation.location, ir.InsertionPoint(module.body):
+            _define_address_table(exports)
+        result.append(KernelPart(module, exports, imported))
+    return result
+
+
+def _whole(kernels: ir.Module, exported: Sequence[str]) -> KernelPart:
+    """``kernels`` as one part, with the address table of ``exported``."""
+    with kernels.context, kernels.operation.location, ir.InsertionPoint(kernels.body):
+        _define_address_table(list(exported))
+    return KernelPart(kernels, list(exported), [])
+
+
+def _copy_module_attributes(source: ir.Module, target: ir.Module) -> None:
+    """Give ``target`` the data layout and target triple of ``source``."""
+    for name in ("llvm.data_layout", "llvm.target_triple"):
+        if name in source.operation.attributes:
+            target.operation.attributes[name] = source.operation.attributes[name]
+
+
+def _defines(op: ir.Operation) -> bool:
+    """Whether the top-level ``op`` defines its symbol (a function with a body, a global with a value)."""
+    if op.operation.name == "llvm.func":
+        return len(op.regions[0].blocks) > 0
+    if op.operation.name == "llvm.mlir.global":
+        return "value" in op.attributes or len(op.regions[0].blocks) > 0 or \
+            str(op.attributes["linkage"]) != "#llvm.linkage<external>"
+    return True
+
+
+def _declare(op: ir.Operation, linkage: ir.Attribute) -> None:
+    """Declare the function or global that ``op`` defines, at the insertion point."""
+    name = op.attributes["sym_name"].value
+    if op.operation.name == "llvm.func":
+        llvm.LLVMFuncOp(name, op.attributes["function_type"], linkage=linkage)
+    else:
+        llvm.GlobalOp(op.attributes["global_type"], name, linkage)
+
+
+def _closure(root: str, uses: dict, definitions: dict) -> set:
+    """``root`` and the definitions it uses, directly or through others."""
+    seen, stack = {root}, [root]
+    while stack:
+        for other in uses[stack.pop()]:
+            if other in definitions and other not in seen:
+                seen.add(other)
+                stack.append(other)
+    return seen
+
+
+def _op_count(op: ir.Operation) -> int:
+    """Ops in the blocks of ``op``'s regions (an LLVM function's body is flat): what its compile time grows with."""
+    return 1 + sum(len(block.operations) for region in op.regions for block in region.blocks)
 
 
 def _define_address_table(symbols: list) -> None:
@@ -173,8 +325,8 @@ def _inline(call: ir.Operation, callee: ir.Operation) -> bool:
     return True
 
 
-def _symbols_used(module: ir.Module) -> set:
-    """Names of the functions ``module`` calls and the globals it takes the address of."""
+def _references(op: ir.Operation) -> set:
+    """Names of the functions called and the globals whose address is taken inside ``op``."""
     used = set()
 
     def visit(op):
@@ -184,5 +336,5 @@ def _symbols_used(module: ir.Module) -> set:
             used.add(ir.FlatSymbolRefAttr(op.attributes["global_name"]).value)
         return ir.WalkResult.ADVANCE
 
-    module.operation.walk(visit)
+    op.operation.walk(visit)
     return used

@@ -61,7 +61,9 @@ from mlir.execution_engine import ExecutionEngine
 from tensorad.dialects.library_calls import symbol_addresses
 
 from . import tree
-from .host_code import ADDRESS_TABLE, C_INTERFACE_PREFIX, split_host_code
+from .engines import EngineRequest, build_engines
+from .host_code import ADDRESS_TABLE, C_INTERFACE_PREFIX, split_host_code, split_kernels
+from .passes.lower.host import available_cores
 from .errors import DeviceError
 
 RUNTIME_LIBRARIES = ("libmlir_c_runner_utils.so",)
@@ -363,12 +365,15 @@ class Allocator:
             lock.release()
         return buf
 
+    def hooks(self) -> list:
+        """``(name, address)`` of the allocation functions compiled code calls, which this allocator defines."""
+        return [("_mlir_memref_to_llvm_alloc", ctypes.cast(self.alloc_hook, ctypes.c_void_p)),
+                ("_mlir_memref_to_llvm_free", ctypes.cast(self.free_hook, ctypes.c_void_p))]
+
     def register(self, engine: ExecutionEngine) -> None:
         """Make ``engine``'s code allocate through this allocator."""
-        engine.raw_register_runtime("_mlir_memref_to_llvm_alloc",
-                                    ctypes.cast(self.alloc_hook, ctypes.c_void_p))
-        engine.raw_register_runtime("_mlir_memref_to_llvm_free",
-                                    ctypes.cast(self.free_hook, ctypes.c_void_p))
+        for name, address in self.hooks():
+            engine.raw_register_runtime(name, address)
 
 
 class DeviceMemory:
@@ -397,10 +402,10 @@ class DeviceMemory:
         if entry is not None:
             _cuda_runtime().mgpuMemFree(address, stream)
 
-    def register(self, engine: ExecutionEngine) -> None:
-        """Make ``engine``'s GPU code allocate through these hooks."""
-        engine.raw_register_runtime("mgpuMemAlloc", ctypes.cast(self.alloc_hook, ctypes.c_void_p))
-        engine.raw_register_runtime("mgpuMemFree", ctypes.cast(self.free_hook, ctypes.c_void_p))
+    def hooks(self) -> list:
+        """``(name, address)`` of the device allocation functions GPU code calls, which these hooks define."""
+        return [("mgpuMemAlloc", ctypes.cast(self.alloc_hook, ctypes.c_void_p)),
+                ("mgpuMemFree", ctypes.cast(self.free_hook, ctypes.c_void_p))]
 
 
 class _Recycled:
@@ -722,15 +727,6 @@ def memory_limit() -> int:
 QUIESCE_THREADS = "__tad_quiesce_threads"
 
 
-def _addresses(engine: ExecutionEngine, symbols: list) -> list:
-    """The addresses of ``symbols`` in ``engine``'s code, from its ``host_code.ADDRESS_TABLE`` function."""
-    table = (ctypes.c_void_p * len(symbols))()
-    argument = ctypes.c_void_p(ctypes.addressof(table))
-    packed = (ctypes.c_void_p * 1)(ctypes.addressof(argument))  # the engine's wrapper takes void **
-    ctypes.CFUNCTYPE(None, ctypes.c_void_p)(engine.raw_lookup(ADDRESS_TABLE))(ctypes.addressof(packed))
-    return [ctypes.c_void_p(address) for address in table]
-
-
 def _quiesce(function, engine) -> None:
     """Call ``function``, the module's quiesce function; ``engine`` lives until then."""
     function()
@@ -764,10 +760,11 @@ class Executable:
     ----------
     engine : mlir.execution_engine.ExecutionEngine
         The engine whose code a call runs.
-    kernel_engine : mlir.execution_engine.ExecutionEngine
-        The engine of the kernels: ``engine`` itself, unless the module has
-        host code (see :mod:`tensorad.host_code`), which ``engine`` then
-        holds, compiled at -O0.
+    kernel_engines : list of mlir.execution_engine.ExecutionEngine
+        The engines of the kernels: ``[engine]``, unless the module has host
+        code (see :mod:`tensorad.host_code`), which ``engine`` then holds,
+        compiled at -O0; the kernels are then split into parts compiled at
+        once, one per available core (:func:`~tensorad.host_code.split_kernels`).
     """
 
     def __init__(self, module: ir.Module, name: str, in_avals: Sequence, out_avals: Sequence,
@@ -785,17 +782,20 @@ class Executable:
         self._too_large = self.largest_allocation > memory_limit()
         split = None if self.on_gpu or opt_level == 0 else split_host_code(module)
         if split is None:
-            kernels = self.engine = self._engine(module, opt_level, libs, symbols)
-        else:  # host code at -O0, calling into the kernels' engine (see tensorad.host_code)
-            host, kernels_module, imported = split
-            kernels = self._engine(kernels_module, opt_level, libs, symbols)
-            self.engine = self._engine(host, 0, libs, symbols + list(zip(imported, _addresses(kernels, imported))))
-        self.kernel_engine = kernels
-        quiesce = kernels.raw_lookup(QUIESCE_THREADS)
+            self.engine = self._engine(module, opt_level, libs, symbols)
+            self.kernel_engines = [self.engine]
+            quiesce = self.engine.raw_lookup(QUIESCE_THREADS)
+        else:  # host code at -O0, calling into the kernels' engines (see tensorad.host_code)
+            host, kernels, imported = split
+            exported = imported + [QUIESCE_THREADS] * (QUIESCE_THREADS in ir.SymbolTable(kernels.operation))
+            self.kernel_engines, addresses = self._kernel_engines(
+                split_kernels(kernels, exported, available_cores()), opt_level, libs, symbols)
+            self.engine = self._engine(host, 0, libs, symbols + [(name, addresses[name]) for name in imported])
+            quiesce = addresses.get(QUIESCE_THREADS, ctypes.c_void_p()).value
         if quiesce:
             # A helper thread parked in the module's code (see
             # tad-define-thread-launchers) leaves it before the code is freed.
-            weakref.finalize(self, _quiesce, ctypes.CFUNCTYPE(None)(quiesce), kernels)
+            weakref.finalize(self, _quiesce, ctypes.CFUNCTYPE(None)(quiesce), self.kernel_engines)
         address = self.engine.raw_lookup(C_INTERFACE_PREFIX + name)
         if not address:
             raise RuntimeError(f"compiled module has no function {name}")
@@ -818,13 +818,31 @@ class Executable:
     def _engine(self, module: ir.Module, opt_level: int, libs: list, symbols: list) -> ExecutionEngine:
         """An initialized engine of ``module`` whose allocations the runtime counts, ``symbols`` bound."""
         engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=libs)
-        ALLOCATOR.register(engine)
-        if self.on_gpu:
-            DEVICE_MEMORY.register(engine)
-        for function, address in symbols:
+        for function, address in symbols + self._hooks():
             engine.raw_register_runtime(function, address)
         engine.initialize()
         return engine
+
+    def _hooks(self) -> list:
+        """The symbols through which compiled code allocates, as ``(name, address)``."""
+        return ALLOCATOR.hooks() + (DEVICE_MEMORY.hooks() if self.on_gpu else [])
+
+    def _kernel_engines(self, parts: list, opt_level: int, libs: list, symbols: list) -> tuple:
+        """``(engines, addresses)`` of the kernels' ``parts`` (:func:`~tensorad.host_code.split_kernels`).
+
+        The parts that import nothing are compiled at once, then those that
+        import from them; ``addresses`` maps each part's exports to where
+        they are.
+        """
+        engines, addresses = [], {}
+        for wave in ([part for part in parts if not part.imports], [part for part in parts if part.imports]):
+            requests = [EngineRequest(part.module, opt_level, libs,
+                                      symbols + self._hooks() + [(name, addresses[name]) for name in part.imports],
+                                      ADDRESS_TABLE, len(part.exports)) for part in wave]
+            for part, (engine, found) in zip(wave, build_engines(requests) if requests else []):
+                engines.append(engine)
+                addresses.update(zip(part.exports, found))
+        return engines, addresses
 
     def _new_arguments(self) -> _Arguments:
         return _Arguments(self._in_shapes, self.out_avals, self._results_class)

@@ -140,7 +140,7 @@ def test_host_code_compiled_apart_reads_the_kernels_globals():
     host, kernels, imported = split_host_code(compiled.module)
     globals_ = {op.attributes["sym_name"].value for op in kernels.body.operations if op.name == "llvm.mlir.global"}
     assert any(name.startswith("__tad_kernel_") for name in imported) and globals_ & set(imported)
-    assert compiled.executable.engine is not compiled.executable.kernel_engine
+    assert compiled.executable.engine not in compiled.executable.kernel_engines
     np.testing.assert_allclose(compiled([x]), _layers_reference(x, weights, 12), rtol=1e-12)
 
 
@@ -227,3 +227,46 @@ def test_compile_scaling_benchmark_runs(capsys):
     rows = compile_scaling.main(["--sizes", "2", "--peers", ""])
     assert rows[0][0] == 2 and rows[0][1]["tensorad"] > 0
     assert "tensorad s" in capsys.readouterr().out
+
+
+def test_kernels_compile_in_parts_at_once_and_bind_across_them(monkeypatch):
+    # Two kinds of layers, each repeated (host code), large enough for thread loops: the kernels split into a
+    # first part (the thread pool's launch protocol, which every thread loop calls) and two parts compiled at
+    # once, each bound to the first one's symbols. The gradient is the one the kernels compiled whole give.
+    import tensorad.runtime as runtime
+    from tensorad.host_code import split_host_code, split_kernels
+    rng = np.random.default_rng(5)
+    w1, w2 = rng.standard_normal((256, 256)) / 16, rng.standard_normal((256, 256)) / 16
+    x = rng.standard_normal((256, 256))
+
+    def loss(w1, w2, x):
+        for _ in range(3):
+            x = tnp.tanh(x @ w1) + x
+            x = tnp.sin(x @ w2) * 0.5 + x
+        return tnp.sum(x ** 2)
+
+    monkeypatch.setenv("TENSORAD_NUM_THREADS", "2")
+    grads = {}
+    for cores in (1, 2):
+        monkeypatch.setattr(runtime, "available_cores", lambda: cores)
+        compiled = ta.jit(ta.grad(loss, argnums=(0, 1))).lower(w1, w2, x).compile()
+        grads[cores] = compiled([w1, w2, x])
+        assert len(compiled.executable.kernel_engines) == (1 if cores == 1 else 3)
+    host, kernels, imported = split_host_code(compiled.module)
+    first, *rest = split_kernels(kernels, imported, parts=2)
+    assert not first.imports and len(rest) == 2 and all(part.imports for part in rest)
+    assert {"__tad_launch"} <= set(first.exports) and not set(first.exports) & set(imported)
+    for part, other in zip(rest, reversed(rest)):
+        assert set(part.exports) <= set(imported) and not set(part.exports) & set(other.exports)
+    for one, two in zip(grads[1], grads[2]):
+        np.testing.assert_array_equal(one, two)
+    eps, d = 1e-6, rng.standard_normal(w1.shape)
+
+    def reference(w1, w2):
+        y = x
+        for _ in range(3):
+            y = np.tanh(y @ w1) + y
+            y = np.sin(y @ w2) * 0.5 + y
+        return np.sum(y ** 2)
+    np.testing.assert_allclose(np.sum(grads[2][0] * d), (reference(w1 + eps * d, w2) - reference(w1 - eps * d, w2))
+                               / (2 * eps), rtol=1e-6)
