@@ -216,7 +216,8 @@ class Allocator:
 
     Freed large buffers, and those of results once their arrays are gone, are
     kept in a pool by size; the pool holds at most as many bytes as the
-    largest single call has allocated, so calls that repeat reuse its buffers.
+    largest single call has allocated (or the call in flight, so far), so
+    calls that repeat, and the ops of one call, reuse its buffers.
 
     Every allocation is counted toward the call that made it: the call in
     flight on the allocating thread, or for a thread-loop chunk running on
@@ -322,7 +323,9 @@ class Allocator:
                 return
             buf, record = entry
             self.uncount(buf.nbytes, record)
-            self.keep(buf)
+            # The call that freed it may take it again, within what it has allocated: a
+            # first call reuses its buffers as later calls do instead of faulting in new ones.
+            self.keep(buf, record.allocated_bytes)
         finally:
             lock.release()
 
@@ -339,13 +342,16 @@ class Allocator:
             return sum(r is record for _, r in self.buffers.values()) + \
                 sum(r is record for _, r in DEVICE_MEMORY.sizes.values())
 
-    def keep(self, buf: np.ndarray) -> None:
-        """Put a buffer nobody uses any more into the pool, if it is large and there is room."""
+    def keep(self, buf: np.ndarray, limit: int = 0) -> None:
+        """Put a buffer nobody uses any more into the pool, if it is large and there is room.
+
+        The pool holds up to ``pool_limit`` bytes, or ``limit`` if larger.
+        """
         size = buf.nbytes
         if size < POOL_MIN_BYTES or buf.base is not None:  # small, or a failed allocation's (unmapped when dropped)
             return
         with self.lock:
-            if self.pooled_bytes + size <= self.pool_limit:
+            if self.pooled_bytes + size <= max(self.pool_limit, limit):
                 self.pool.setdefault(size, []).append(buf)
                 self.pooled_bytes += size
 

@@ -50,6 +50,8 @@ def test_allocation_failing_during_a_call_is_a_memory_error_and_frees_everything
             return real(size)
 
         runtime.ALLOCATOR.new_buffer = failing
+        runtime.ALLOCATOR.pool.clear()  # else the buffer the first call freed is taken again
+        runtime.ALLOCATOR.pooled_bytes = 0
         try:
             f(np.ones(()))
         except MemoryError as err:
@@ -178,3 +180,32 @@ def test_negative_static_argnums_count_from_the_end():
 def test_division_of_bools_is_a_clear_error(name):
     with pytest.raises(TypeError, match=f"{name} of bool arrays is not supported"):
         ta.jit(getattr(tnp, name))(np.array([True, False]), np.array([True, True]))
+
+
+def test_a_first_call_reuses_the_buffers_it_frees():
+    # Eight layers of one shape: each frees the activation before it. In a fresh process, with the pool empty,
+    # the first call takes the freed buffers back instead of faulting in a new one per layer.
+    done = run_child("""
+        import numpy as np, tensorad as ta, tensorad.numpy as tnp
+        from tensorad import runtime
+
+        def layers(x, w):
+            for _ in range(8):
+                x = tnp.tanh(x @ w)
+            return x
+
+        rng = np.random.default_rng(0)
+        x, w = rng.standard_normal((256, 256)), rng.standard_normal((256, 256)) / 16
+        compiled = ta.jit(layers).lower(x, w).compile()
+        fresh = []
+        real = runtime.Allocator.new_buffer
+        runtime.ALLOCATOR.new_buffer = lambda size: fresh.append(size) or real(size)
+        got = compiled([x, w])
+        want = x
+        for _ in range(8):
+            want = np.tanh(want @ w)
+        print("allocations", ta.last_call_stats().allocations, "fresh", len(fresh), np.allclose(got, want))
+    """)
+    assert done.returncode == 0, done.stderr
+    allocations, fresh, equal = done.stdout.split()[1], done.stdout.split()[3], done.stdout.split()[4]
+    assert equal == "True" and int(allocations) >= 8 and int(fresh) <= 3, done.stdout
