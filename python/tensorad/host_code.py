@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Sequence
 
 from mlir import ir
 from mlir.dialects import llvm
@@ -43,25 +43,27 @@ from mlir.dialects import llvm
 from .passes.lower.outline_kernels import has_passthrough
 
 C_INTERFACE_PREFIX = "_mlir_ciface_"
+# Groups of fewer ops than this are not compiled apart (see split_kernels): an
+# engine costs about 10 ms, what LLVM takes for a few hundred LLVM-dialect ops.
+MIN_PART_OPS = 256
 # A function of the kernels' module that stores the address of each imported symbol, in order, at its
 # argument: the engine looks up only the packed wrappers of functions, which the host code cannot call.
 ADDRESS_TABLE = "__tad_host_imports"
 
 
-def split_host_code(module: ir.Module) -> Optional[tuple]:
-    """``(host, kernels, imported)``: ``module`` (LLVM dialect) as two modules, or None if it has no host code.
+def split_host_code(module: ir.Module) -> tuple:
+    """``(host, kernels, imported)``: ``module`` (LLVM dialect) as two modules; ``host`` None if it has no host code.
 
     ``host`` holds the ``optnone`` functions and their C interfaces, and a
     declaration of each symbol of ``kernels`` they use; ``imported`` names
     those that ``kernels`` defines (:func:`split_kernels` gives each part of
     ``kernels`` a function ``ADDRESS_TABLE`` that stores their addresses);
-    ``kernels`` holds everything else. ``module`` is left as it is.
+    ``kernels`` holds everything else: without host code, a copy of
+    ``module``. ``module`` is left as it is.
     """
     defined = [op for op in module.body.operations
                if op.operation.name == "llvm.func" and len(op.regions[0].blocks)]
     host_names = {op.attributes["sym_name"].value for op in defined if has_passthrough(op.operation, "optnone")}
-    if not host_names:
-        return None
     host_names |= {op.attributes["sym_name"].value for op in defined
                    if op.attributes["sym_name"].value.startswith(C_INTERFACE_PREFIX)
                    and op.attributes["sym_name"].value[len(C_INTERFACE_PREFIX):] in host_names}
@@ -74,6 +76,8 @@ def split_host_code(module: ir.Module) -> Optional[tuple]:
         name = op.attributes["sym_name"].value if "sym_name" in op.attributes else None
         (host if name in host_names else kernels).body.append(op.operation)
     copy.erase()
+    if not host_names:
+        return None, kernels, []
     _inline_into_c_interfaces(host)
     used = _references(host)
     imported = []
@@ -106,33 +110,38 @@ class KernelPart:
         The symbols it defines that the host code or another part uses, in
         the order its ``ADDRESS_TABLE`` stores their addresses.
     imports : list of str
-        The symbols it uses from the first part: that part is compiled
-        first, and these are bound to its addresses.
+        The symbols it uses from parts of earlier waves, bound to their
+        addresses before it is compiled.
+    wave : int
+        Parts of one wave compile at once, after those of earlier waves.
     """
 
     module: ir.Module
     exports: list
     imports: list
+    wave: int = 0
 
 
-def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int) -> list:
-    """``kernels`` (from :func:`split_host_code`, consumed) as up to ``parts`` + 1 :class:`KernelPart` s.
+def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int, min_ops: int = MIN_PART_OPS) -> list:
+    """``kernels`` (consumed) as :class:`KernelPart` s that compile ``parts`` at a time, in order.
 
     LLVM optimizes and generates code for a module on one thread; parts in
-    engines of their own compile at once on as many. Every function or
-    global that no other one uses (a kernel the host code calls) is a root,
-    and what a root alone uses goes with it; the roots go to ``parts``
-    parts by size, the largest first into the smallest part. What two roots
-    use (the thread pool's launch protocol, with its one mailbox, and
-    anything else shared) goes to a first part, which the others import
-    from and which is compiled before them. With ``parts`` < 2, a top-level
-    op without a symbol, or fewer than two roots, the result is one part:
-    ``kernels`` whole.
+    engines of their own compile at once on as many. A function or global
+    is in a group with what it alone calls or reads: a group starts at a
+    root, which nothing calls (a kernel the host code calls, a thread loop's
+    work function, whose address its launcher takes), and what two roots
+    share (the thread pool's launch protocol) is a group of its own. Groups
+    that need each other's addresses merge, and so does a small group with
+    the one it goes with (:func:`_merge_small`); a group compiles after those
+    it needs, in waves, and the groups of a wave go to ``parts`` parts by size,
+    the largest first into the smallest part. With ``parts`` < 2, or a
+    top-level op without a symbol, the result is one part: ``kernels`` whole.
+    A group of fewer than ``min_ops`` ops is not a part of its own.
 
     Examples
     --------
-    Two kernels that share a helper: the helper is the first part, each
-    kernel a part of its own that imports it.
+    Two kernels that call one helper: the helper is compiled first, then
+    the kernels, at once.
 
     >>> from tensorad.dialects import make_context
     >>> m = ir.Module.parse(\'\'\'
@@ -149,37 +158,48 @@ def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int) -> li
     ...   %z = llvm.mul %y, %y : i64
     ...   llvm.return %z : i64
     ... }\'\'\', make_context())
-    >>> [(part.exports, part.imports) for part in split_kernels(m, ["k1", "k2"], parts=2)]
-    [(['twice'], []), (['k2'], ['twice']), (['k1'], ['twice'])]
+    >>> [(part.exports, part.imports, part.wave) for part in split_kernels(m, ["k1", "k2"], parts=2, min_ops=0)]
+    [(['twice'], [], 0), (['k2'], ['twice'], 1), (['k1'], ['twice'], 1)]
     """
     definitions, declarations = {}, {}
     for op in kernels.body.operations:
         if "sym_name" not in op.attributes:
             return [_whole(kernels, exported)]
         (definitions if _defines(op) else declarations)[op.attributes["sym_name"].value] = op
-    uses = {name: _references(op) for name, op in definitions.items()}
-    used = {other for name, names in uses.items() for other in names if other != name}
-    roots = [name for name in definitions if name not in used]
-    reach = {root: _closure(root, uses, definitions) for root in roots}
-    counts = Counter(name for names in reach.values() for name in names)
-    # Used by two roots, or by none (a cycle that no root reaches): the first part.
-    first = {name for name in definitions if counts[name] != 1}
-    groups = [reach[root] - first for root in roots]
-    if parts < 2 or len(groups) < 2:
+    if parts < 2:
         return [_whole(kernels, exported)]
+    functions = {name for name, op in definitions.items() if op.operation.name == "llvm.func"}
+    references = {name: _calls_and_addresses(op) for name, op in definitions.items()}
+    uses = {name: (calls | addressed) & definitions.keys() for name, (calls, addressed) in references.items()}
+    # A function whose address is taken is a root: its caller runs it through the pointer.
+    called = {name: (calls | (addressed - functions)) & definitions.keys()
+              for name, (calls, addressed) in references.items()}
+    groups = _groups(definitions, called)
+    owner = {name: k for k, group in enumerate(groups) for name in group}
+    needs = [{owner[other] for name in group for other in uses[name]} - {k} for k, group in enumerate(groups)]
+    groups, needs = _merge_cycles(groups, needs)
     size = {name: _op_count(op) for name, op in definitions.items()}
-    bins = [set() for _ in range(min(parts, len(groups)))]
-    for group in sorted(groups, key=lambda names: -sum(size[name] for name in names)):
-        min(bins, key=lambda names: sum(size[name] for name in names)).update(group)
-    imports = [sorted({other for name in names for other in uses[name] if other in first}) for names in bins]
+    groups, needs = _merge_small(groups, needs, [sum(size[name] for name in group) for group in groups], min_ops)
+    waves = _waves(needs)
+    members = []  # (names, wave) of each part, in the order they compile
+    for wave in range(max(waves) + 1):
+        ready = sorted((groups[k] for k in range(len(groups)) if waves[k] == wave),
+                       key=lambda names: -sum(size[name] for name in names))
+        bins = [set() for _ in range(min(parts, len(ready)))]
+        for group in ready:
+            min(bins, key=lambda names: sum(size[name] for name in names)).update(group)
+        members += [(names, wave) for names in bins]
+    if len(members) < 2:
+        return [_whole(kernels, exported)]
+    imports = [sorted({other for name in names for other in uses[name]} - names) for names, _ in members]
     wanted = set(exported).union(*imports)
     external = ir.Attribute.parse("#llvm.linkage<external>", kernels.context)
     result = []
-    for names, imported in zip([first] + bins, [[]] + imports):
+    for (names, wave), imported in zip(members, imports):
         with kernels.context, kernels.operation.location:
             module = ir.Module.create()
         _copy_module_attributes(kernels, module)
-        needed = {other for name in names for other in uses[name]}
+        needed = set().union(*(references[name][0] | references[name][1] for name in names))
         with kernels.context, kernels.operation.location, ir.InsertionPoint(module.body):
             for name, op in declarations.items():
                 if name in needed:
@@ -188,14 +208,96 @@ def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int) -> li
                 _declare(definitions[name], external)
         for name, op in definitions.items():
             if name in names:
-                if name in wanted and name in first:  # used from another module: no longer internal to this one
+                if name in wanted and name not in exported:  # used from another part: no longer internal to it
                     op.attributes["linkage"] = external
                 module.body.append(op.operation)
         exports = [name for name in definitions if name in names and name in wanted]
         with kernels.context, kernels.operation.location, ir.InsertionPoint(module.body):
             _define_address_table(exports)
-        result.append(KernelPart(module, exports, imported))
+        result.append(KernelPart(module, exports, imported, wave))
     return result
+
+
+def _groups(definitions: dict, called: dict) -> list:
+    """The groups of :func:`split_kernels`: each root with what it alone calls or reads, and what roots share."""
+    reached = {other for name in definitions for other in called[name] if other != name}
+    roots = [name for name in definitions if name not in reached]
+    reach = {root: _closure(root, called) for root in roots}
+    counts = Counter(name for names in reach.values() for name in names)
+    # Called by two roots, or by none (a cycle that no root reaches): a group of its own.
+    shared = {name for name in definitions if counts[name] != 1}
+    groups = [reach[root] - shared for root in roots]
+    return groups + [shared] if shared else groups
+
+
+def _merge_cycles(groups: list, needs: list) -> tuple:
+    """``(groups, needs)`` with the groups that need each other, directly or not, merged into one."""
+    reach = [_closure(k, dict(enumerate(needs))) for k in range(len(groups))]
+    component = {}
+    for k in range(len(groups)):
+        if k not in component:
+            for other in reach[k]:
+                if k in reach[other]:
+                    component[other] = k
+    leaders = sorted(set(component.values()))
+    merged = {leader: set() for leader in leaders}
+    for k, group in enumerate(groups):
+        merged[component[k]] |= group
+    merged_needs = {leader: set() for leader in leaders}
+    for k in range(len(groups)):
+        merged_needs[component[k]] |= {component[other] for other in needs[k]} - {component[k]}
+    index = {leader: i for i, leader in enumerate(leaders)}
+    return [merged[leader] for leader in leaders], [{index[other] for other in merged_needs[leader]}
+                                                     for leader in leaders]
+
+
+def _merge_small(groups: list, needs: list, sizes: list, min_ops: int) -> tuple:
+    """``(groups, needs)`` with each group of fewer than ``min_ops`` ops merged into the one group it goes with.
+
+    That is the one group that needs it, or, when none does, the one group
+    it needs: an engine of its own would cost more than compiling it apart
+    saves, and a wave of its own more still. Neither merge makes a cycle.
+    """
+    alive = set(range(len(groups)))
+    groups, needs, sizes = [set(g) for g in groups], [set(n) for n in needs], list(sizes)
+    changed = True
+    while changed:
+        changed = False
+        for k in sorted(alive):
+            needers = [other for other in alive if k in needs[other]]
+            into = needers[0] if len(needers) == 1 else (next(iter(needs[k])) if not needers and len(needs[k]) == 1
+                                                         else None)
+            if sizes[k] >= min_ops or into is None:
+                continue
+            groups[into] |= groups[k]
+            sizes[into] += sizes[k]
+            needs[into] = (needs[into] | needs[k]) - {k, into}
+            for other in alive:
+                if k in needs[other]:
+                    needs[other] = (needs[other] - {k}) | ({into} if other != into else set())
+            alive.remove(k)
+            changed = True
+    index = {k: i for i, k in enumerate(sorted(alive))}
+    return [groups[k] for k in sorted(alive)], [{index[other] for other in needs[k]} for k in sorted(alive)]
+
+
+def _waves(needs: list) -> list:
+    """The wave of each group of a graph without cycles: 0 for one that needs none, else one after its needs'."""
+    waves = [None] * len(needs)
+
+    def wave(k: int) -> int:
+        stack = [k]
+        while stack:
+            top = stack[-1]
+            pending = [other for other in needs[top] if waves[other] is None]
+            if pending:
+                stack.extend(pending)
+                continue
+            stack.pop()
+            waves[top] = 1 + max((waves[other] for other in needs[top]), default=-1)
+        return waves[k]
+
+    return [wave(k) for k in range(len(needs))]
 
 
 def _whole(kernels: ir.Module, exported: Sequence[str]) -> KernelPart:
@@ -231,12 +333,12 @@ def _declare(op: ir.Operation, linkage: ir.Attribute) -> None:
         llvm.GlobalOp(op.attributes["global_type"], name, linkage)
 
 
-def _closure(root: str, uses: dict, definitions: dict) -> set:
-    """``root`` and the definitions it uses, directly or through others."""
-    seen, stack = {root}, [root]
+def _closure(start, edges: dict) -> set:
+    """``start`` and what it reaches through ``edges`` (a dict of sets)."""
+    seen, stack = {start}, [start]
     while stack:
-        for other in uses[stack.pop()]:
-            if other in definitions and other not in seen:
+        for other in edges[stack.pop()]:
+            if other not in seen:
                 seen.add(other)
                 stack.append(other)
     return seen
@@ -326,15 +428,21 @@ def _inline(call: ir.Operation, callee: ir.Operation) -> bool:
 
 
 def _references(op: ir.Operation) -> set:
-    """Names of the functions called and the globals whose address is taken inside ``op``."""
-    used = set()
+    """Names of the functions called and the symbols whose address is taken inside ``op``."""
+    called, addressed = _calls_and_addresses(op)
+    return called | addressed
+
+
+def _calls_and_addresses(op: ir.Operation) -> tuple:
+    """``(called, addressed)``: names of the functions called, and of the symbols whose address is taken, in ``op``."""
+    called, addressed = set(), set()
 
     def visit(op):
         if op.name == "llvm.call" and "callee" in op.attributes:
-            used.add(ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
+            called.add(ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
         elif op.name == "llvm.mlir.addressof":
-            used.add(ir.FlatSymbolRefAttr(op.attributes["global_name"]).value)
+            addressed.add(ir.FlatSymbolRefAttr(op.attributes["global_name"]).value)
         return ir.WalkResult.ADVANCE
 
     op.operation.walk(visit)
-    return used
+    return called, addressed

@@ -767,10 +767,11 @@ class Executable:
     engine : mlir.execution_engine.ExecutionEngine
         The engine whose code a call runs.
     kernel_engines : list of mlir.execution_engine.ExecutionEngine
-        The engines of the kernels: ``[engine]``, unless the module has host
-        code (see :mod:`tensorad.host_code`), which ``engine`` then holds,
-        compiled at -O0; the kernels are then split into parts compiled at
-        once, one per available core (:func:`~tensorad.host_code.split_kernels`).
+        The engines of the kernels' parts (:func:`~tensorad.host_code.split_kernels`),
+        which compile as many at once as there are cores; ``engine`` is one
+        of them, unless the module has host code (see
+        :mod:`tensorad.host_code`), which ``engine`` then holds, compiled at
+        -O0. GPU code and code at -O0 is one engine, ``[engine]``.
     """
 
     def __init__(self, module: ir.Module, name: str, in_avals: Sequence, out_avals: Sequence,
@@ -786,23 +787,28 @@ class Executable:
         # Refused at the call, not here: the module may still be exported to a bigger machine.
         self.largest_allocation = largest_allocation(module)
         self._too_large = self.largest_allocation > memory_limit()
-        split = None if self.on_gpu or opt_level == 0 else split_host_code(module)
-        if split is None:
+        interface = C_INTERFACE_PREFIX + name
+        if self.on_gpu or opt_level == 0:
             self.engine = self._engine(module, opt_level, libs, symbols)
             self.kernel_engines = [self.engine]
             quiesce = self.engine.raw_lookup(QUIESCE_THREADS)
         else:  # host code at -O0, calling into the kernels' engines (see tensorad.host_code)
-            host, kernels, imported = split
-            exported = imported + [QUIESCE_THREADS] * (QUIESCE_THREADS in ir.SymbolTable(kernels.operation))
-            self.kernel_engines, addresses = self._kernel_engines(
-                split_kernels(kernels, exported, available_cores()), opt_level, libs, symbols)
-            self.engine = self._engine(host, 0, libs, symbols + [(name, addresses[name]) for name in imported])
+            host, kernels, imported = split_host_code(module)
+            defined = ir.SymbolTable(kernels.operation)
+            exported = imported + [symbol for symbol in (interface, QUIESCE_THREADS) if symbol in defined]
+            parts = split_kernels(kernels, exported, available_cores())
+            self.kernel_engines, addresses = self._kernel_engines(parts, opt_level, libs, symbols)
+            if host is None:  # the entry is a kernel
+                self.engine = next(engine for engine, part in zip(self.kernel_engines, parts)
+                                   if interface in part.exports)
+            else:
+                self.engine = self._engine(host, 0, libs, symbols + [(name, addresses[name]) for name in imported])
             quiesce = addresses.get(QUIESCE_THREADS, ctypes.c_void_p()).value
         if quiesce:
             # A helper thread parked in the module's code (see
             # tad-define-thread-launchers) leaves it before the code is freed.
             weakref.finalize(self, _quiesce, ctypes.CFUNCTYPE(None)(quiesce), self.kernel_engines)
-        address = self.engine.raw_lookup(C_INTERFACE_PREFIX + name)
+        address = self.engine.raw_lookup(interface)
         if not address:
             raise RuntimeError(f"compiled module has no function {name}")
         self._fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(address)
@@ -834,20 +840,21 @@ class Executable:
         return ALLOCATOR.hooks() + (DEVICE_MEMORY.hooks() if self.on_gpu else [])
 
     def _kernel_engines(self, parts: list, opt_level: int, libs: list, symbols: list) -> tuple:
-        """``(engines, addresses)`` of the kernels' ``parts`` (:func:`~tensorad.host_code.split_kernels`).
+        """``(engines, addresses)`` of the kernels' ``parts`` (:func:`~tensorad.host_code.split_kernels`), in order.
 
-        The parts that import nothing are compiled at once, then those that
-        import from them; ``addresses`` maps each part's exports to where
-        they are.
+        The parts of a wave are compiled at once, bound to the addresses of
+        earlier waves' exports; ``addresses`` maps each part's exports to
+        where they are.
         """
-        engines, addresses = [], {}
-        for wave in ([part for part in parts if not part.imports], [part for part in parts if part.imports]):
-            requests = [EngineRequest(part.module, opt_level, libs,
-                                      symbols + self._hooks() + [(name, addresses[name]) for name in part.imports],
-                                      ADDRESS_TABLE, len(part.exports)) for part in wave]
-            for part, (engine, found) in zip(wave, build_engines(requests) if requests else []):
-                engines.append(engine)
-                addresses.update(zip(part.exports, found))
+        engines, addresses = [None] * len(parts), {}
+        for wave in sorted({part.wave for part in parts}):
+            members = [k for k, part in enumerate(parts) if part.wave == wave]
+            requests = [EngineRequest(parts[k].module, opt_level, libs, symbols + self._hooks() +
+                                      [(name, addresses[name]) for name in parts[k].imports],
+                                      ADDRESS_TABLE, len(parts[k].exports)) for k in members]
+            for k, (engine, found) in zip(members, build_engines(requests)):
+                engines[k] = engine
+                addresses.update(zip(parts[k].exports, found))
         return engines, addresses
 
     def _new_arguments(self) -> _Arguments:

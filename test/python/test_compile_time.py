@@ -230,9 +230,9 @@ def test_compile_scaling_benchmark_runs(capsys):
 
 
 def test_kernels_compile_in_parts_at_once_and_bind_across_them(monkeypatch):
-    # Two kinds of layers, each repeated (host code), large enough for thread loops: the kernels split into a
-    # first part (the thread pool's launch protocol, which every thread loop calls) and two parts compiled at
-    # once, each bound to the first one's symbols. The gradient is the one the kernels compiled whole give.
+    # Two kinds of layers, each repeated (host code), large enough for thread loops. With two cores the kernels
+    # compile in parts, two at a time, each after the parts whose symbols it uses (the thread pool's launch
+    # protocol, the thread loops' work functions): the gradient is the one the kernels compiled whole give.
     import tensorad.runtime as runtime
     from tensorad.host_code import split_host_code, split_kernels
     rng = np.random.default_rng(5)
@@ -251,13 +251,18 @@ def test_kernels_compile_in_parts_at_once_and_bind_across_them(monkeypatch):
         monkeypatch.setattr(runtime, "available_cores", lambda: cores)
         compiled = ta.jit(ta.grad(loss, argnums=(0, 1))).lower(w1, w2, x).compile()
         grads[cores] = compiled([w1, w2, x])
-        assert len(compiled.executable.kernel_engines) == (1 if cores == 1 else 3)
+        engines = compiled.executable.kernel_engines
+        assert len(engines) == 1 if cores == 1 else len(engines) > 2
     host, kernels, imported = split_host_code(compiled.module)
-    first, *rest = split_kernels(kernels, imported, parts=2)
-    assert not first.imports and len(rest) == 2 and all(part.imports for part in rest)
-    assert {"__tad_launch"} <= set(first.exports) and not set(first.exports) & set(imported)
-    for part, other in zip(rest, reversed(rest)):
-        assert set(part.exports) <= set(imported) and not set(part.exports) & set(other.exports)
+    parts = split_kernels(kernels, imported, parts=2)
+    assert len(parts) == len(engines) and max(part.wave for part in parts) >= 1
+    defined = {}
+    for part in parts:
+        for name in part.exports:
+            assert name not in defined
+            defined[name] = part.wave
+    assert set(imported) <= set(defined)
+    assert all(defined[name] < part.wave for part in parts for name in part.imports)
     for one, two in zip(grads[1], grads[2]):
         np.testing.assert_array_equal(one, two)
     eps, d = 1e-6, rng.standard_normal(w1.shape)
@@ -270,3 +275,22 @@ def test_kernels_compile_in_parts_at_once_and_bind_across_them(monkeypatch):
         return np.sum(y ** 2)
     np.testing.assert_allclose(np.sum(grads[2][0] * d), (reference(w1 + eps * d, w2) - reference(w1 - eps * d, w2))
                                / (2 * eps), rtol=1e-6)
+
+
+def test_an_entry_without_host_code_compiles_after_its_thread_loops(monkeypatch):
+    # No repeated layers, so no host code: the entry is compiled at -O3 in a part of its own, after the parts
+    # that hold its thread loops' work functions (whose addresses it takes), and calls run it.
+    import tensorad.runtime as runtime
+    rng = np.random.default_rng(6)
+    w1, w2 = rng.standard_normal((512, 512)) / 20, rng.standard_normal((512, 512)) / 20
+    x = rng.standard_normal((256, 512))
+    monkeypatch.setenv("TENSORAD_NUM_THREADS", "2")
+    monkeypatch.setattr(runtime, "available_cores", lambda: 2)
+    loss = lambda w1, w2, x: tnp.sum(tnp.tanh(tnp.tanh(x @ w1) @ w2) ** 2)  # noqa: E731
+    compiled = ta.jit(ta.grad(loss)).lower(w1, w2, x).compile()
+    assert len(compiled.executable.kernel_engines) > 1
+    assert compiled.executable.engine in compiled.executable.kernel_engines
+    h = np.tanh(x @ w1)
+    y = np.tanh(h @ w2)
+    np.testing.assert_allclose(compiled([w1, w2, x]), x.T @ ((2 * y * (1 - y ** 2)) @ w2.T * (1 - h ** 2)),
+                               rtol=1e-10, atol=1e-12)
