@@ -104,17 +104,18 @@ def _capi() -> ctypes.CDLL:
     return library
 
 
-def _capsule_pointer(capsule, name: bytes) -> int:
-    get = ctypes.pythonapi.PyCapsule_GetPointer
+@lru_cache(maxsize=None)
+def _capsules() -> tuple:
+    """Python's ``PyCapsule_GetPointer`` and ``PyCapsule_New``, typed."""
+    get, new = ctypes.pythonapi.PyCapsule_GetPointer, ctypes.pythonapi.PyCapsule_New
     get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-    return get(capsule, name)
+    new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+    return get, new
 
 
 def _wrap(raw: int) -> ExecutionEngine:
     """The Python binding's engine object for ``raw``, which it then owns."""
-    new = ctypes.pythonapi.PyCapsule_New
-    new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-    return ExecutionEngine._CAPICreate(new(raw, _ENGINE_CAPSULE, None))
+    return ExecutionEngine._CAPICreate(_capsules()[1](raw, _ENGINE_CAPSULE, None))
 
 
 def _build(request: EngineRequest, module: ir.Module, out: list, k: int) -> None:
@@ -123,7 +124,7 @@ def _build(request: EngineRequest, module: ir.Module, out: list, k: int) -> None
     try:
         libraries = (_StringRef * max(len(request.libraries), 1))(*map(_string_ref, request.libraries))
         # Object dump on, as the Python binding's constructor has it: dump_to_object_file works.
-        raw = capi.mlirExecutionEngineCreate(_capsule_pointer(module._CAPIPtr, _MODULE_CAPSULE), request.opt_level,
+        raw = capi.mlirExecutionEngineCreate(_capsules()[0](module._CAPIPtr, _MODULE_CAPSULE), request.opt_level,
                                              len(request.libraries), libraries, True, False)
         if not raw:
             raise RuntimeError("Failure while creating the ExecutionEngine.")
