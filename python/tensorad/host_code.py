@@ -192,7 +192,8 @@ def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int, min_o
     if len(members) < 2:
         return [_whole(kernels, exported)]
     imports = [sorted({other for name in names for other in uses[name]} - names) for names, _ in members]
-    wanted = set(exported).union(*imports)
+    imported_elsewhere = set().union(*imports)
+    wanted = imported_elsewhere | set(exported)
     external = ir.Attribute.parse("#llvm.linkage<external>", kernels.context)
     result = []
     for (names, wave), imported in zip(members, imports):
@@ -208,7 +209,7 @@ def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int, min_o
                 _declare(definitions[name], external)
         for name, op in definitions.items():
             if name in names:
-                if name in wanted and name not in exported:  # used from another part: no longer internal to it
+                if name in imported_elsewhere:  # used from another part: no longer internal to its own
                     op.attributes["linkage"] = external
                 module.body.append(op.operation)
         exports = [name for name in definitions if name in names and name in wanted]
