@@ -166,7 +166,7 @@ def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int, min_o
         if "sym_name" not in op.attributes:
             return [_whole(kernels, exported)]
         (definitions if _defines(op) else declarations)[op.attributes["sym_name"].value] = op
-    if parts < 2:
+    if parts < 2 or not definitions:  # (host code may call only what other libraries define)
         return [_whole(kernels, exported)]
     functions = {name for name, op in definitions.items() if op.operation.name == "llvm.func"}
     references = {name: _calls_and_addresses(op) for name, op in definitions.items()}

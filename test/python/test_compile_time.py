@@ -294,3 +294,13 @@ def test_an_entry_without_host_code_compiles_after_its_thread_loops(monkeypatch)
     y = np.tanh(h @ w2)
     np.testing.assert_allclose(compiled([w1, w2, x]), x.T @ ((2 * y * (1 - y ** 2)) @ w2.T * (1 - h ** 2)),
                                rtol=1e-10, atol=1e-12)
+
+
+def test_kernels_of_declarations_only_are_one_part():
+    # Host code that calls only what libraries define (an all-reduce through MPI) leaves the kernels' module
+    # with declarations: one part, whose address table is empty.
+    from mlir import ir
+    from tensorad.host_code import split_kernels
+    kernels = ir.Module.parse("llvm.func @MPI_Allreduce(!llvm.ptr) -> i32", make_context())
+    [part] = split_kernels(kernels, [], parts=2)
+    assert part.exports == [] and part.imports == [] and "__tad_host_imports" in str(part.module)
