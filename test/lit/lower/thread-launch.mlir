@@ -10,6 +10,7 @@
 // CHECK-DAG: llvm.func @mlirAsyncRuntimeEmplaceToken(!llvm.ptr)
 // CHECK-DAG: llvm.func @mlirAsyncRuntimeAwaitToken(!llvm.ptr)
 // CHECK-DAG: llvm.func @mlirAsyncRuntimeDropRef(!llvm.ptr, i64)
+// CHECK-DAG: llvm.func @sched_yield() -> i32
 // CHECK-DAG: llvm.mlir.global internal @__tad_helper_state(0 : i64)
 // CHECK-DAG: llvm.mlir.global internal @__tad_helper_job()
 // CHECK-DAG: llvm.mlir.global internal @__tad_helpers_inside(0 : i64)
@@ -20,13 +21,17 @@
 // CHECK: llvm.load %{{.*}} atomic acquire
 
 // A helper runs its record's work, parks (state 0 -> 1) and polls the mailbox
-// a million times for a job (state 3) before it returns to the pool.
+// 20000 times for a job (state 3) before it returns to the pool, giving its
+// core away before each poll after the first 2000.
 // CHECK-LABEL: llvm.func internal @__tad_thread_helper(%arg0: !llvm.ptr)
-// CHECK: %[[SPINS:.*]] = llvm.mlir.constant(1000000 : i64) : i64
+// CHECK: %[[SPINS:.*]] = llvm.mlir.constant(20000 : i64) : i64
+// CHECK: %[[EAGER:.*]] = llvm.mlir.constant(2000 : i64) : i64
 // CHECK: llvm.call %{{.*}}(%{{.*}}) : !llvm.ptr, (!llvm.ptr) -> ()
 // CHECK: llvm.cmpxchg
 // CHECK: llvm.call @mlirAsyncRuntimeEmplaceToken
+// CHECK: llvm.icmp "slt" %{{.*}}, %[[EAGER]] : i64
 // CHECK: llvm.icmp "slt" %{{.*}}, %[[SPINS]] : i64
+// CHECK: llvm.call @sched_yield() : () -> i32
 
 // The launch protocol, shared by every loop: the helper count is the placeholder
 // tad-define-thread-launchers sets; it stores the count, starts helpers with the work
