@@ -136,7 +136,8 @@ def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int, min_o
     it needs, in waves, and the groups of a wave go to ``parts`` parts by size,
     the largest first into the smallest part. With ``parts`` < 2, or a
     top-level op without a symbol, the result is one part: ``kernels`` whole.
-    A group of fewer than ``min_ops`` ops is not a part of its own.
+    A group of fewer than ``min_ops`` ops is not a part of its own, and a
+    wave has a part for at most every ``min_ops`` ops.
 
     Examples
     --------
@@ -185,7 +186,8 @@ def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int, min_o
     for wave in range(max(waves) + 1):
         ready = sorted((groups[k] for k in range(len(groups)) if waves[k] == wave),
                        key=lambda names: -sum(size[name] for name in names))
-        bins = [set() for _ in range(min(parts, len(ready)))]
+        total = sum(size[name] for names in ready for name in names)
+        bins = [set() for _ in range(max(min(parts, len(ready), total // min_ops if min_ops else parts), 1))]
         for group in ready:
             min(bins, key=lambda names: sum(size[name] for name in names)).update(group)
         members += [(names, wave) for names in bins]
