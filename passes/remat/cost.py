@@ -91,8 +91,12 @@ class Timeline:
         return self.events[self.live.index(self.peak)][0] if self.events else 0
 
 
-def simulate(graph, recompute: dict) -> Timeline:
+def simulate(graph, recompute: dict, reads: bool = True) -> Timeline:
     """Run the schedule ``recompute`` (``stage -> nodes``) of ``graph`` on paper.
+
+    Without ``reads``, the timeline's ``reads`` are left empty: a solver's
+    trials need the live bytes only, and walking every read up its chain of
+    views was most of their time.
 
     Examples
     --------
@@ -110,7 +114,7 @@ def simulate(graph, recompute: dict) -> Timeline:
     alias = [graph.keeps_alive(i) for i in range(n)]
     # Per copy (event): the copy it views, the events that read it, the copies it reads
     # and the stages that read it (or a view of it).
-    events, current, source, readers, takes, reads = [], [None] * n, [], [], [], []
+    events, current, source, readers, takes, stages_reading = [], [None] * n, [], [], [], []
     for stage in range(n):
         again = recompute.get(stage)
         for node in (sorted(again) + [stage]) if again else (stage,):
@@ -119,13 +123,13 @@ def simulate(graph, recompute: dict) -> Timeline:
             copies = [current[i] for i in inputs[node]]
             for version in copies:
                 readers[version].append(event)
-                while version is not None:
-                    reads[version].append(stage)
+                while reads and version is not None:
+                    stages_reading[version].append(stage)
                     version = source[version]
             takes.append(copies)
             source.append(None if alias[node] is None else current[alias[node]])
             readers.append([])
-            reads.append([])
+            stages_reading.append([])
             current[node] = event
     count = len(events)
     returned = set()
@@ -133,7 +137,8 @@ def simulate(graph, recompute: dict) -> Timeline:
         version = current[i]
         while version is not None:
             returned.add(version)
-            reads[version].append(n)
+            if reads:
+                stages_reading[version].append(n)
             version = source[version]
     # A recomputed copy that nothing reads (or only such copies) is erased by the rewrite,
     # readers first. A node's first copy runs at its stage, as every tier and the lower
@@ -143,14 +148,19 @@ def simulate(graph, recompute: dict) -> Timeline:
     for version in range(count - 1, -1, -1):
         if events[version][2] and version not in returned and all(dead[r] for r in readers[version]):
             dead[version] = True
-    last_read = list(range(count))
+    # The last event reading each copy or a view of it: the reads themselves, then each
+    # view's passed on to the copy it views (made before it), the latest views first.
+    read_last = [-1] * count
     for event in range(count):
-        if dead[event]:
-            continue
-        for version in takes[event]:
-            while version is not None:
-                last_read[version] = max(last_read[version], event)
-                version = source[version]
+        if not dead[event]:
+            for version in takes[event]:
+                if read_last[version] < event:
+                    read_last[version] = event
+    for version in range(count - 1, -1, -1):
+        viewed = source[version]
+        if viewed is not None and read_last[viewed] < read_last[version]:
+            read_last[viewed] = read_last[version]
+    last_read = [max(version, event) for version, event in enumerate(read_last)]
     for version in returned:
         last_read[version] = count
     # A difference array: a copy is live from the event that makes it to its last read.
@@ -169,7 +179,7 @@ def simulate(graph, recompute: dict) -> Timeline:
         live.append(total + nodes[node].scratch)
         if again:
             flops += nodes[node].flops
-    return Timeline(events, live, max(live, default=0), flops, reads)
+    return Timeline(events, live, max(live, default=0), flops, stages_reading if reads else [])
 
 
 def without_unread(graph, recompute: dict) -> dict:

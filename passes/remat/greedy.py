@@ -163,7 +163,7 @@ def solve(graph, budget: int, start: dict | None = None, charge_inputs: bool = T
             if best is not None and k % CANDIDATES == 0:
                 break
             candidate = _with(recompute, reader, _revived(graph, timeline, node, reader))
-            trial = cost.simulate(graph, candidate)
+            trial = cost.simulate(graph, candidate, reads=False)
             gain = excess - _excess(trial, budget)
             if gain > 0:
                 added = (trial.recompute_flops - timeline.recompute_flops) if charge_inputs \
@@ -173,7 +173,8 @@ def solve(graph, budget: int, start: dict | None = None, charge_inputs: bool = T
                     best = (score, candidate, trial)
         if best is None:
             return Solution(None, "infeasible", float("inf"), float("inf"), smallest, closest=as_plan(closest))
-        _, recompute, timeline = best
+        _, recompute, _ = best
+        timeline = cost.simulate(graph, recompute)  # with its reads, which the next round's evictions need
         if timeline.peak < smallest:
             smallest, closest = timeline.peak, recompute
     if prune:
@@ -207,10 +208,10 @@ def prune_plan(graph, recompute: dict, budget: int) -> tuple:
                     key=lambda e: (-graph.nodes[e[1]].flops, e))
     for stage, node in chosen:
         trial_plan = {t: set(v) - ({node} if t == stage else set()) for t, v in recompute.items()}
-        trial = cost.simulate(graph, trial_plan)
+        trial = cost.simulate(graph, trial_plan, reads=False)
         if trial.peak <= budget:
             recompute, timeline = trial_plan, trial
-    return recompute, timeline
+    return recompute, cost.simulate(graph, recompute)
 
 
 def smallest_budget(graph) -> int:
