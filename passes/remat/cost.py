@@ -107,11 +107,9 @@ def simulate(graph, recompute: dict, reads: bool = True) -> Timeline:
     >>> simulate(graph, {16: [0, 1]}).recompute_flops
     2304
     """
-    nodes = graph.nodes
-    n = len(nodes)
-    inputs = [node.inputs for node in nodes]
     # A view keeps its buffer alive, and so does a result that may be a view (Node.holds).
-    alias = [graph.keeps_alive(i) for i in range(n)]
+    inputs, alias, sizes, scratch, node_flops = graph.columns
+    n = len(inputs)
     # Per copy (event): the copy it views, the events that read it, the copies it reads
     # and the stages that read it (or a view of it).
     events, current, source, readers, takes, stages_reading = [], [None] * n, [], [], [], []
@@ -166,7 +164,7 @@ def simulate(graph, recompute: dict, reads: bool = True) -> Timeline:
     # A difference array: a copy is live from the event that makes it to its last read.
     by_event = [0] * (count + 2)
     for v, (_, node, _) in enumerate(events):
-        size = nodes[node].bytes
+        size = sizes[node]
         if size and not dead[v]:
             by_event[v] += size
             by_event[last_read[v] + 1] -= size
@@ -176,9 +174,9 @@ def simulate(graph, recompute: dict, reads: bool = True) -> Timeline:
         if dead[e]:
             live.append(total)
             continue
-        live.append(total + nodes[node].scratch)
+        live.append(total + scratch[node])
         if again:
-            flops += nodes[node].flops
+            flops += node_flops[node]
     return Timeline(events, live, max(live, default=0), flops, stages_reading if reads else [])
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import NamedTuple, Optional
 
 from mlir import ir
@@ -112,6 +113,16 @@ class Node:
         return cost.short_location(self.root.location)
 
 
+class Columns(NamedTuple):
+    """Per node: its inputs, the node a copy of it keeps alive (:meth:`Graph.keeps_alive`), bytes, scratch, FLOPs."""
+
+    inputs: list
+    keeps_alive: list
+    bytes: list
+    scratch: list
+    flops: list
+
+
 @dataclass
 class Graph:
     """The nodes of one function body in program order.
@@ -152,6 +163,14 @@ class Graph:
         """
         interior = {i for region, _ in self.regions for i in region}
         return {i for i in self.outputs if i not in interior}
+
+    @cached_property
+    def columns(self) -> "Columns":
+        """The nodes' fields that :func:`.cost.simulate` reads in its loops, as lists (nodes never change)."""
+        nodes = self.nodes
+        return Columns([node.inputs for node in nodes], [self.keeps_alive(i) for i in range(len(nodes))],
+                       [node.bytes for node in nodes], [node.scratch for node in nodes],
+                       [node.flops for node in nodes])
 
     def keeps_alive(self, i: int) -> Optional[int]:
         """The node whose buffer a copy of ``i`` keeps alive: a view's buffer, or the input a result may view."""
