@@ -110,23 +110,32 @@ def simulate(graph, recompute: dict, reads: bool = True) -> Timeline:
     # A view keeps its buffer alive, and so does a result that may be a view (Node.holds).
     inputs, alias, sizes, scratch, node_flops = graph.columns
     n = len(inputs)
-    # Per copy (event): the copy it views, the events that read it, the copies it reads
-    # and the stages that read it (or a view of it).
-    events, current, source, readers, takes, stages_reading = [], [None] * n, [], [], [], []
+    # Per copy (event): the copy it views, the last event reading it (or a view of it), and the
+    # stages that read it (or a view of it). Only a recomputed copy can be dead (below): the
+    # events reading it are kept, and its own reads count once it is known not to be.
+    events, current, source, read_last, stages_reading = [], [None] * n, [], [], []
+    readers, pending = {}, []
     for stage in range(n):
         again = recompute.get(stage)
         for node in (sorted(again) + [stage]) if again else (stage,):
             event = len(events)
-            events.append((stage, node, node != stage))
+            recomputed = node != stage
+            events.append((stage, node, recomputed))
             copies = [current[i] for i in inputs[node]]
             for version in copies:
-                readers[version].append(event)
+                if version in readers:
+                    readers[version].append(event)
                 while reads and version is not None:
                     stages_reading[version].append(stage)
                     version = source[version]
-            takes.append(copies)
+            if recomputed:
+                readers[event] = []
+                pending.append((event, copies))
+            else:
+                for version in copies:  # events come in order: this read is the last so far
+                    read_last[version] = event
             source.append(None if alias[node] is None else current[alias[node]])
-            readers.append([])
+            read_last.append(-1)
             stages_reading.append([])
             current[node] = event
     count = len(events)
@@ -143,17 +152,15 @@ def simulate(graph, recompute: dict, reads: bool = True) -> Timeline:
     # bound assume; where the rewritten program's lowering fuses or erases it, that
     # program is checked on its own (tad-remat's REWRITE_ROUNDS).
     dead = [False] * count
-    for version in range(count - 1, -1, -1):
-        if events[version][2] and version not in returned and all(dead[r] for r in readers[version]):
+    for version in reversed(readers):
+        if version not in returned and all(dead[r] for r in readers[version]):
             dead[version] = True
-    # The last event reading each copy or a view of it: the reads themselves, then each
-    # view's passed on to the copy it views (made before it), the latest views first.
-    read_last = [-1] * count
-    for event in range(count):
+    for event, copies in pending:
         if not dead[event]:
-            for version in takes[event]:
+            for version in copies:
                 if read_last[version] < event:
                     read_last[version] = event
+    # Each view's last read passed on to the copy it views (made before it), the latest views first.
     for version in range(count - 1, -1, -1):
         viewed = source[version]
         if viewed is not None and read_last[viewed] < read_last[version]:
