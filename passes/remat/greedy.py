@@ -117,7 +117,9 @@ def _revived(graph, timeline, node: int, reader: int) -> set:
 
 
 def _excess(timeline, budget: int) -> int:
-    return sum(max(0, live - budget) for live in timeline.live)
+    """The live bytes over ``budget``, summed over the events."""
+    over = [live for live in timeline.live if live > budget]
+    return sum(over) - budget * len(over)
 
 
 def _evictions(graph, timeline, stage: int):
