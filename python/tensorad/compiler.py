@@ -201,13 +201,20 @@ class Lowered:
             module = run_stages(self.module(), stage, self.differentiate_options)
             return module.operation.get_asm(enable_debug_info=debug_info)
 
-    def compile(self) -> "Compiled":
+    def compile(self, reports: PassResults | None = None) -> "Compiled":
         """Lower to LLVM and JIT-compile; the lowering comes from the persistent cache where it has it.
 
-        See :mod:`tensorad.compile_cache` (``TENSORAD_COMPILE_CACHE``).
+        See :mod:`tensorad.compile_cache` (``TENSORAD_COMPILE_CACHE``). With
+        ``reports``, the passes describe what they did (``tad-remat``'s
+        memory report of every function) into it, and the lowering is not
+        taken from the cache, where no pass runs.
         """
         with COMPILE_LOCK:
-            module = self._lowered()
+            if reports is None:
+                module = self._lowered()
+            else:
+                options = dataclasses.replace(self.differentiate_options, report=True)
+                module = run_stages(self.module(), "nvvm" if self.device == "gpu" else "llvm", options, reports)
             executable = Executable(module, self.entry, self.in_avals, self.out_avals, device=self.device,
                                     donated=self.donated)
         return Compiled(executable, self.out_tree, module, self.in_avals, self.entry, self.donated)
@@ -688,6 +695,30 @@ class Jitted:
         """Trace for these arguments' shapes and dtypes; see :meth:`Lowered.as_text`."""
         static, leaves, in_tree = self._split(args, kwargs)
         return self._lower(static, [_as_input_array(x) for x in leaves], in_tree)
+
+    def compile_with_reports(self, *args, **kwargs) -> PassResults:
+        """Compile for these arguments, as a call would, and keep the code; return what the passes reported.
+
+        The next call with arguments of these shapes and dtypes runs this
+        code. :func:`tensorad.memory_report` reads ``tad-remat``'s report
+        from it, so that the function is planned and compiled once.
+
+        Examples
+        --------
+        >>> import numpy as np, tensorad as ta, tensorad.numpy as tnp
+        >>> f = ta.jit(ta.grad(lambda x: tnp.sin(tnp.sin(x)).sum()))
+        >>> f.compile_with_reports(np.ones(4)).last("tad-remat").functions[0].status
+        'honoured'
+        >>> f.cache_size
+        1
+        """
+        static, leaves, in_tree = self._split(args, kwargs)
+        arrays = [_as_input_array(x) for x in leaves]
+        reports = PassResults()
+        compiled = self._lower(static, arrays, in_tree).compile(reports)
+        key = (static, in_tree, tuple((a.shape, a.dtype) for a in arrays))
+        self._remember(key, None if kwargs or static else _fast_key(args, arrays), compiled)
+        return reports
 
     def __call__(self, *args, **kwargs):
         if not kwargs:

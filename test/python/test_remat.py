@@ -329,3 +329,39 @@ def test_cli_report(tmp_path):
     data = json.loads(report.read_text())["functions"][0]
     assert data["recomputed"][0]["op"] == "math.exp"
     assert out.read_text().count("math.exp") == 2
+
+
+def test_memory_report_compiles_the_function_once_and_the_next_call_runs_that_code(monkeypatch):
+    # The report comes from the compile whose code the jitted function keeps: planning a budget (the min-cut
+    # search on a large graph) is not paid twice, and a call after the report compiles nothing.
+    from tensorad.compiler import Lowered
+    rng = np.random.default_rng(7)
+    ws = [rng.standard_normal((16, 16)) / 4 for _ in range(6)]
+    x = rng.standard_normal((512, 16))
+
+    def loss(ws, x):
+        for w in ws:
+            x = tnp.tanh(x @ w)
+        return tnp.sum(x ** 2)
+
+    store_all = ta.jit(ta.grad(loss))
+    want = store_all(ws, x)
+    budget = int(0.8 * ta.memory_report(store_all, ws, x).measured_peak_bytes)
+    step = ta.jit(ta.grad(loss), memory_budget=budget)
+    import tensorad.compiler as compiler
+    import tensorad.remat as remat
+    stage_runs = []
+    for module in (compiler, remat):  # every way to the pipelines
+        monkeypatch.setattr(module, "run_stages", lambda *a, real=compiler.run_stages, **k:
+                            stage_runs.append(a[1]) or real(*a, **k))
+    report = ta.memory_report(step, ws, x)
+    assert stage_runs == ["llvm"]
+    assert report.measured_peak_bytes <= budget and report.functions[0].status in ("optimal", "feasible")
+    assert step.cache_size == 1
+
+    def no_compile(self, reports=None):
+        raise AssertionError("compiled again")
+    monkeypatch.setattr(Lowered, "compile", no_compile)
+    grads = step(ws, x)
+    for got, expected in zip(grads, want):
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
