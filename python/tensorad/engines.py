@@ -47,6 +47,9 @@ from typing import Sequence
 from mlir import ir
 from mlir.execution_engine import ExecutionEngine
 
+# At most this many engines are built at once: each holds a copy of its module and LLVM's
+# working memory, and past a few parts each one's fixed cost (about 10 ms) eats the gain.
+MAX_THREADS = 8
 # Capsule names of the Python bindings' C API pointers (mlir-c/Bindings/Python/Interop.h).
 _MODULE_CAPSULE = b"mlir.ir.Module._CAPIPtr"
 _ENGINE_CAPSULE = b"mlir.execution_engine.ExecutionEngine._CAPIPtr"

@@ -61,7 +61,7 @@ from mlir.execution_engine import ExecutionEngine
 from tensorad.dialects.library_calls import symbol_addresses
 
 from . import tree
-from .engines import EngineRequest, build_engines
+from .engines import MAX_THREADS, EngineRequest, build_engines
 from .host_code import ADDRESS_TABLE, C_INTERFACE_PREFIX, split_host_code, split_kernels
 from .passes.lower.host import available_cores
 from .errors import DeviceError
@@ -796,7 +796,7 @@ class Executable:
             host, kernels, imported = split_host_code(module)
             defined = ir.SymbolTable(kernels.operation)
             exported = imported + [symbol for symbol in (interface, QUIESCE_THREADS) if symbol in defined]
-            parts = split_kernels(kernels, exported, available_cores())
+            parts = split_kernels(kernels, exported, min(available_cores(), MAX_THREADS))
             self.kernel_engines, addresses = self._kernel_engines(parts, opt_level, libs, symbols)
             if host is None:  # the entry is a kernel
                 self.engine = next(engine for engine, part in zip(self.kernel_engines, parts)
