@@ -214,14 +214,19 @@ class Lowered:
                 module = self._lowered()
             else:
                 options = dataclasses.replace(self.differentiate_options, report=True)
-                module = run_stages(self.module(), "nvvm" if self.device == "gpu" else "llvm", options, reports)
+                module = run_stages(self.module(), self._last_stage, options, reports)
             executable = Executable(module, self.entry, self.in_avals, self.out_avals, device=self.device,
                                     donated=self.donated)
         return Compiled(executable, self.out_tree, module, self.in_avals, self.entry, self.donated)
 
+    @property
+    def _last_stage(self) -> str:
+        """The stage whose module is compiled: GPU code's, or the CPU's LLVM dialect."""
+        return "nvvm" if self.device == "gpu" else "llvm"
+
     def _lowered(self) -> ir.Module:
         """The module after the last stage: from the persistent compile cache, else lowered (and stored there)."""
-        last = "nvvm" if self.device == "gpu" else "llvm"
+        last = self._last_stage
         module = self.module()
         if self.device != "cpu" or compile_cache.cache_dir() is None:
             return run_stages(module, last, self.differentiate_options)
@@ -716,9 +721,14 @@ class Jitted:
         arrays = [_as_input_array(x) for x in leaves]
         reports = PassResults()
         compiled = self._lower(static, arrays, in_tree).compile(reports)
-        key = (static, in_tree, tuple((a.shape, a.dtype) for a in arrays))
-        self._remember(key, None if kwargs or static else _fast_key(args, arrays), compiled)
+        self._remember(*self._cache_keys(args, kwargs, static, in_tree, arrays), compiled)
         return reports
+
+    @staticmethod
+    def _cache_keys(args, kwargs, static, in_tree, arrays) -> tuple:
+        """``(key, fast_key)`` of a call's compiled code in the cache (``fast_key`` None where there is none)."""
+        key = (static, in_tree, tuple((a.shape, a.dtype) for a in arrays))
+        return key, None if kwargs or static else _fast_key(args, arrays)
 
     def __call__(self, *args, **kwargs):
         if not kwargs:
@@ -742,9 +752,7 @@ class Jitted:
             # trace's values even when its arguments are concrete.
             return self.fun(*args, **kwargs)
         arrays = [_as_input_array(x) for x in leaves]
-        signature = tuple((a.shape, a.dtype) for a in arrays)
-        key = (static, in_tree, signature)
-        fast_key = None if kwargs or static else _fast_key(args, arrays)
+        key, fast_key = self._cache_keys(args, kwargs, static, in_tree, arrays)
         compiled = self._cache.get(key)
         if compiled is None:
             compiled = self._lower(static, arrays, in_tree).compile()
