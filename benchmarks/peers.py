@@ -42,7 +42,32 @@ def is_missing(status: str) -> bool:
     return status.startswith("missing")
 
 
-def configure_jax() -> None:
-    """CPU only, float32 by default: the same setting as tensorad's inputs."""
-    import jax
-    jax.config.update("jax_platforms", "cpu")
+def prepare(name: str) -> None:
+    """Import what ``name``'s first call would otherwise import, and set it up as every framework is measured.
+
+    ``import jax`` and ``import torch`` load their tracers and compilers;
+    ``import tensorad`` loads its modules when they are first used, so
+    without this its first call would time Python importing the compiler
+    and its passes rather than compiling. torch.compile's compiler
+    (``torch._dynamo``, ``torch._inductor``) is imported for the same
+    reason. JAX runs on the CPU only, with float32 by default: the same
+    setting as tensorad's inputs.
+
+    Examples
+    --------
+    >>> prepare("tensorad")
+    >>> import sys
+    >>> "tensorad.passes.lower.tile_and_vectorize" in sys.modules
+    True
+    """
+    if name == "tensorad":
+        import tensorad.compiler  # noqa: F401
+        from tensorad.passes.registry import PASSES
+        for info in PASSES.values():
+            info.load()
+    elif name == "jax":
+        import jax
+        jax.config.update("jax_platforms", "cpu")
+    elif name == "torch.compile":
+        import torch._dynamo  # noqa: F401
+        import torch._inductor.compile_fx  # noqa: F401

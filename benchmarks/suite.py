@@ -4,7 +4,8 @@ Each framework runs in a fresh Python process of its own, one after the
 other, so no framework's thread pool competes with another's or holds memory
 while another is measured; the parent process compares their outputs (all
 must agree with tensorad's) and writes the report. Each step is called once (its time is the compile time for the jitted
-frameworks: tracing, compiling and one run), then ``warmup`` more times,
+frameworks: tracing, compiling and one run; every framework's modules are
+imported before, :func:`peers.prepare`), then ``warmup`` more times,
 then timed ``reps`` times; the table shows the median. The ratio column is
 tensorad's median over the fastest peer's, and the target column checks the
 issue's goal for that workload against the named peer.
@@ -101,8 +102,7 @@ def run_framework(name: str, keys: list, reps: int, warmup: int, tiny: bool,
     report = {"status": status, "results": {}, "outputs": {}}
     if peers.is_missing(status):
         return report
-    if name == "jax":
-        peers.configure_jax()
+    peers.prepare(name)
     for cls in WORKLOADS:
         workload = cls(tiny=tiny)
         if workload.key not in keys:

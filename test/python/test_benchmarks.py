@@ -35,3 +35,14 @@ def test_suite_runs_on_tiny_sizes_and_frameworks_agree(tmp_path):
     assert saved["machine"]["peak_gflops"] > 0 and "GFLOP/s" in saved["machine"]["peak_derivation"]
     pytest.importorskip("matplotlib")
     assert (tmp_path / "ratios.png").stat().st_size > 0
+
+
+def test_a_first_call_is_timed_after_the_framework_is_imported():
+    # tensorad imports its compiler when first used: its first call would otherwise time Python's imports,
+    # which JAX and PyTorch do in `import jax` / `import torch`, before their timers start.
+    import subprocess
+    code = ("import sys; from benchmarks import peers; peers.prepare('tensorad'); "
+            "from tensorad.passes.registry import PASSES; "
+            "print(all(info.target.partition(':')[0] in sys.modules for info in PASSES.values()))")
+    shown = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "True"
