@@ -33,6 +33,7 @@ Examples
 
 from __future__ import annotations
 
+import ctypes
 from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
@@ -49,6 +50,8 @@ MIN_PART_OPS = 256
 # A function of the kernels' module that stores the address of each imported symbol, in order, at its
 # argument: the engine looks up only the packed wrappers of functions, which the host code cannot call.
 ADDRESS_TABLE = "__tad_host_imports"
+# A global of a kernels' part: the addresses of the symbols it uses from other parts (see split_kernels).
+IMPORT_TABLE = "__tad_imports"
 
 
 def split_host_code(module: ir.Module) -> tuple:
@@ -99,50 +102,67 @@ def split_host_code(module: ir.Module) -> tuple:
 
 @dataclass
 class KernelPart:
-    """One module of the kernels, compiled in an engine of its own.
+    """One module of the kernels, compiled in an engine of its own, at once with the others.
 
     Attributes
     ----------
     module : mlir.ir.Module
-        Its functions and globals, a declaration of each symbol it uses from
-        elsewhere, and ``ADDRESS_TABLE``.
+        Its functions and globals, a declaration of each library symbol it
+        uses, ``ADDRESS_TABLE`` and, if it imports any symbol, ``IMPORT_TABLE``.
     exports : list of str
         The symbols it defines that the host code or another part uses, in
         the order its ``ADDRESS_TABLE`` stores their addresses.
     imports : list of str
-        The symbols it uses from parts of earlier waves, bound to their
-        addresses before it is compiled.
-    wave : int
-        Parts of one wave compile at once, after those of earlier waves.
+        The symbols it uses from other parts. Its code reads their addresses
+        from ``IMPORT_TABLE``, in this order, whose own address
+        ``ADDRESS_TABLE`` stores after the exports'; they are written there
+        once every part is compiled (:func:`bind_imports`), before any runs.
     """
 
     module: ir.Module
     exports: list
     imports: list
-    wave: int = 0
+
+    @property
+    def table_size(self) -> int:
+        """How many addresses its ``ADDRESS_TABLE`` stores: the exports', then ``IMPORT_TABLE``'s if it imports."""
+        return len(self.exports) + bool(self.imports)
+
+
+def bind_imports(part: KernelPart, found: Sequence, addresses: dict) -> None:
+    """Write the addresses of ``part``'s imports (from ``addresses``) into its ``IMPORT_TABLE``.
+
+    ``found`` is what ``part``'s ``ADDRESS_TABLE`` stored (``ctypes.c_void_p``).
+    """
+    if part.imports:
+        table = (ctypes.c_void_p * len(part.imports)).from_address(found[len(part.exports)].value)
+        for k, name in enumerate(part.imports):
+            table[k] = addresses[name].value
 
 
 def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int, min_ops: int = MIN_PART_OPS) -> list:
-    """``kernels`` (consumed) as :class:`KernelPart` s that compile ``parts`` at a time, in order.
+    """``kernels`` (consumed) as at most ``parts`` :class:`KernelPart` s, compiled at once.
 
     LLVM optimizes and generates code for a module on one thread; parts in
     engines of their own compile at once on as many. A function or global
     is in a group with what it alone calls or reads: a group starts at a
     root, which nothing calls (a kernel the host code calls, a thread loop's
     work function, whose address its launcher takes), and what two roots
-    share (the thread pool's launch protocol) is a group of its own. Groups
-    that need each other's addresses merge, and so does a small group with
-    the one it goes with (:func:`_merge_small`); a group compiles after those
-    it needs, in waves, and the groups of a wave go to ``parts`` parts by size,
-    the largest first into the smallest part. With ``parts`` < 2, or a
-    top-level op without a symbol, the result is one part: ``kernels`` whole.
-    A group of fewer than ``min_ops`` ops is not a part of its own, and a
-    wave has a part for at most every ``min_ops`` ops.
+    share (the thread pool's launch protocol) is a group of its own. A small
+    group merges with the one it goes with (:func:`_merge_small`); the groups
+    go to the parts by size, the largest first into the smallest part. A
+    part reaches what other parts define through its ``IMPORT_TABLE``, so
+    no part waits for another's code: a call across parts is an indirect
+    call, a symbol's address a load. With ``parts`` < 2, or a top-level op
+    without a symbol, the result is one part: ``kernels`` whole. A group of
+    fewer than ``min_ops`` ops is not a part of its own, and there is a part
+    for at most every ``min_ops`` ops.
 
     Examples
     --------
-    Two kernels that call one helper: the helper is compiled first, then
-    the kernels, at once.
+    Two kernels that call one helper: the helper goes with one of them
+    (the parts' sizes even out), and the other calls it through its import
+    table.
 
     >>> from tensorad.dialects import make_context
     >>> m = ir.Module.parse(\'\'\'
@@ -159,8 +179,11 @@ def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int, min_o
     ...   %z = llvm.mul %y, %y : i64
     ...   llvm.return %z : i64
     ... }\'\'\', make_context())
-    >>> [(part.exports, part.imports, part.wave) for part in split_kernels(m, ["k1", "k2"], parts=2, min_ops=0)]
-    [(['twice'], [], 0), (['k2'], ['twice'], 1), (['k1'], ['twice'], 1)]
+    >>> split = split_kernels(m, ["k1", "k2"], parts=2, min_ops=0)
+    >>> [(sorted(part.exports), part.imports) for part in split]
+    [(['k2'], ['twice']), (['k1', 'twice'], [])]
+    >>> "llvm.call %" in str(split[0].module)  # k2 calls twice through the pointer it loads
+    True
     """
     definitions, declarations = {}, {}
     for op in kernels.body.operations:
@@ -178,27 +201,21 @@ def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int, min_o
     groups = _groups(definitions, called)
     owner = {name: k for k, group in enumerate(groups) for name in group}
     needs = [{owner[other] for name in group for other in uses[name]} - {k} for k, group in enumerate(groups)]
-    groups, needs = _merge_cycles(groups, needs)
     size = {name: _op_count(op) for name, op in definitions.items()}
-    groups, needs = _merge_small(groups, needs, [sum(size[name] for name in group) for group in groups], min_ops)
-    waves = _waves(needs)
-    members = []  # (names, wave) of each part, in the order they compile
-    for wave in range(max(waves) + 1):
-        ready = sorted((groups[k] for k in range(len(groups)) if waves[k] == wave),
-                       key=lambda names: -sum(size[name] for name in names))
-        total = sum(size[name] for names in ready for name in names)
-        bins = [set() for _ in range(max(min(parts, len(ready), total // min_ops if min_ops else parts), 1))]
-        for group in ready:
-            min(bins, key=lambda names: sum(size[name] for name in names)).update(group)
-        members += [(names, wave) for names in bins]
+    groups = _merge_small(groups, needs, [sum(size[name] for name in group) for group in groups], min_ops)
+    groups.sort(key=lambda names: -sum(size[name] for name in names))
+    total = sum(size.values())
+    members = [set() for _ in range(max(min(parts, len(groups), total // min_ops if min_ops else parts), 1))]
+    for group in groups:
+        min(members, key=lambda names: sum(size[name] for name in names)).update(group)
     if len(members) < 2:
         return [_whole(kernels, exported)]
-    imports = [sorted({other for name in names for other in uses[name]} - names) for names, _ in members]
+    imports = [sorted({other for name in names for other in uses[name]} - names) for names in members]
     imported_elsewhere = set().union(*imports)
     wanted = imported_elsewhere | set(exported)
     external = ir.Attribute.parse("#llvm.linkage<external>", kernels.context)
     result = []
-    for (names, wave), imported in zip(members, imports):
+    for names, imported in zip(members, imports):
         with kernels.context, kernels.operation.location:
             module = ir.Module.create()
         _copy_module_attributes(kernels, module)
@@ -207,8 +224,6 @@ def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int, min_o
             for name, op in declarations.items():
                 if name in needed:
                     op.operation.clone()
-            for name in imported:
-                _declare(definitions[name], external)
         for name, op in definitions.items():
             if name in names:
                 if name in imported_elsewhere:  # used from another part: no longer internal to its own
@@ -216,9 +231,51 @@ def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int, min_o
                 module.body.append(op.operation)
         exports = [name for name in definitions if name in names and name in wanted]
         with kernels.context, kernels.operation.location, ir.InsertionPoint(module.body):
-            _define_address_table(exports)
-        result.append(KernelPart(module, exports, imported, wave))
+            if imported:
+                _read_through_import_table(module, imported)
+            _define_address_table(exports + ([IMPORT_TABLE] if imported else []))
+        result.append(KernelPart(module, exports, imported))
     return result
+
+
+def _read_through_import_table(module: ir.Module, imported: list) -> None:
+    """Make ``module`` read the address of each symbol of ``imported`` from ``IMPORT_TABLE``, defined here.
+
+    A direct call becomes a call through the loaded pointer, and the address
+    of a symbol the pointer itself (at the insertion point's location).
+    """
+    pointer = llvm.PointerType.get()
+    slot = {name: k for k, name in enumerate(imported)}
+    table_type = ir.Type.parse(f"!llvm.array<{len(imported)} x ptr>")
+    table = llvm.GlobalOp(table_type, IMPORT_TABLE, ir.Attribute.parse("#llvm.linkage<internal>"))
+    with ir.InsertionPoint(table.regions[0].blocks.append()):
+        llvm.ReturnOp(arg=llvm.ZeroOp(table_type).result)
+    uses = []
+
+    def visit(op):
+        if op.name == "llvm.call" and "callee" in op.attributes:
+            if ir.FlatSymbolRefAttr(op.attributes["callee"]).value in slot:
+                uses.append(op)
+        elif op.name == "llvm.mlir.addressof" and ir.FlatSymbolRefAttr(op.attributes["global_name"]).value in slot:
+            uses.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    for op in uses:
+        symbol = "callee" if op.name == "llvm.call" else "global_name"
+        with ir.InsertionPoint(op), op.location:
+            start = llvm.AddressOfOp(pointer, IMPORT_TABLE).result
+            entry = llvm.GEPOp(pointer, start, [], [0, slot[ir.FlatSymbolRefAttr(op.attributes[symbol]).value]],
+                               table_type, None).result
+            address = llvm.LoadOp(pointer, entry).result
+            if op.name == "llvm.call":
+                replacement = llvm.CallOp(op.results[0].type if len(op.results) else None,
+                                          [address, *op.operands], [], []).operation
+            else:
+                replacement = address.owner
+        for old, new in zip(op.results, replacement.results):
+            old.replace_all_uses_with(new)
+        op.erase()
 
 
 def _groups(definitions: dict, called: dict) -> list:
@@ -233,33 +290,13 @@ def _groups(definitions: dict, called: dict) -> list:
     return groups + [shared] if shared else groups
 
 
-def _merge_cycles(groups: list, needs: list) -> tuple:
-    """``(groups, needs)`` with the groups that need each other, directly or not, merged into one."""
-    reach = [_closure(k, dict(enumerate(needs))) for k in range(len(groups))]
-    component = {}
-    for k in range(len(groups)):
-        if k not in component:
-            for other in reach[k]:
-                if k in reach[other]:
-                    component[other] = k
-    leaders = sorted(set(component.values()))
-    merged = {leader: set() for leader in leaders}
-    for k, group in enumerate(groups):
-        merged[component[k]] |= group
-    merged_needs = {leader: set() for leader in leaders}
-    for k in range(len(groups)):
-        merged_needs[component[k]] |= {component[other] for other in needs[k]} - {component[k]}
-    index = {leader: i for i, leader in enumerate(leaders)}
-    return [merged[leader] for leader in leaders], [{index[other] for other in merged_needs[leader]}
-                                                     for leader in leaders]
-
-
-def _merge_small(groups: list, needs: list, sizes: list, min_ops: int) -> tuple:
-    """``(groups, needs)`` with each group of fewer than ``min_ops`` ops merged into the one group it goes with.
+def _merge_small(groups: list, needs: list, sizes: list, min_ops: int) -> list:
+    """``groups`` with each group of fewer than ``min_ops`` ops merged into the one group it goes with.
 
     That is the one group that needs it, or, when none does, the one group
-    it needs: an engine of its own would cost more than compiling it apart
-    saves, and a wave of its own more still. Neither merge makes a cycle.
+    it needs (``needs[k]``: the indices of the groups group ``k`` uses):
+    an engine of its own would cost more than compiling it apart saves, and
+    together they reach each other directly.
     """
     alive = set(range(len(groups)))
     groups, needs, sizes = [set(g) for g in groups], [set(n) for n in needs], list(sizes)
@@ -280,27 +317,7 @@ def _merge_small(groups: list, needs: list, sizes: list, min_ops: int) -> tuple:
                     needs[other] = (needs[other] - {k}) | ({into} if other != into else set())
             alive.remove(k)
             changed = True
-    index = {k: i for i, k in enumerate(sorted(alive))}
-    return [groups[k] for k in sorted(alive)], [{index[other] for other in needs[k]} for k in sorted(alive)]
-
-
-def _waves(needs: list) -> list:
-    """The wave of each group of a graph without cycles: 0 for one that needs none, else one after its needs'."""
-    waves = [None] * len(needs)
-
-    def wave(k: int) -> int:
-        stack = [k]
-        while stack:
-            top = stack[-1]
-            pending = [other for other in needs[top] if waves[other] is None]
-            if pending:
-                stack.extend(pending)
-                continue
-            stack.pop()
-            waves[top] = 1 + max((waves[other] for other in needs[top]), default=-1)
-        return waves[k]
-
-    return [wave(k) for k in range(len(needs))]
+    return [groups[k] for k in sorted(alive)]
 
 
 def _whole(kernels: ir.Module, exported: Sequence[str]) -> KernelPart:

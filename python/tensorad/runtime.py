@@ -62,7 +62,7 @@ from tensorad.dialects.library_calls import symbol_addresses
 
 from . import tree
 from .engines import MAX_THREADS, EngineRequest, build_engines
-from .host_code import ADDRESS_TABLE, C_INTERFACE_PREFIX, split_host_code, split_kernels
+from .host_code import ADDRESS_TABLE, C_INTERFACE_PREFIX, bind_imports, split_host_code, split_kernels
 from .passes.lower.host import available_cores
 from .errors import DeviceError
 
@@ -842,20 +842,18 @@ class Executable:
     def _kernel_engines(self, parts: list, opt_level: int, libs: list, symbols: list) -> tuple:
         """``(engines, addresses)`` of the kernels' ``parts`` (:func:`~tensorad.host_code.split_kernels`), in order.
 
-        The parts of a wave are compiled at once, bound to the addresses of
-        earlier waves' exports; ``addresses`` maps each part's exports to
-        where they are.
+        The parts compile at once; then each part's import table receives
+        the addresses of what it uses from the others. ``addresses`` maps
+        each part's exports to where they are.
         """
-        engines, addresses = [None] * len(parts), {}
-        for wave in sorted({part.wave for part in parts}):
-            members = [k for k, part in enumerate(parts) if part.wave == wave]
-            requests = [EngineRequest(parts[k].module, opt_level, libs, symbols + self._hooks() +
-                                      [(name, addresses[name]) for name in parts[k].imports],
-                                      ADDRESS_TABLE, len(parts[k].exports)) for k in members]
-            for k, (engine, found) in zip(members, build_engines(requests)):
-                engines[k] = engine
-                addresses.update(zip(parts[k].exports, found))
-        return engines, addresses
+        requests = [EngineRequest(part.module, opt_level, libs, symbols + self._hooks(), ADDRESS_TABLE,
+                                  part.table_size) for part in parts]
+        built = build_engines(requests)
+        addresses = {name: address for part, (_, found) in zip(parts, built)
+                     for name, address in zip(part.exports, found)}
+        for part, (_, found) in zip(parts, built):
+            bind_imports(part, found, addresses)
+        return [engine for engine, _ in built], addresses
 
     def _new_arguments(self) -> _Arguments:
         return _Arguments(self._in_shapes, self.out_avals, self._results_class)
