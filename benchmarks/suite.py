@@ -3,16 +3,18 @@
 Each framework runs in a fresh Python process of its own, one after the
 other, so no framework's thread pool competes with another's or holds memory
 while another is measured; the parent process compares their outputs (all
-must agree with tensorad's) and writes the report. Each step is called once (its time is the compile time for the jitted
-frameworks: tracing, compiling and one run; every framework's modules are
-imported before, :func:`peers.prepare`), then ``warmup`` more times,
-then timed ``reps`` times; the table shows the median. The ratio column is
+must agree with tensorad's) and writes the report. Each step is called
+once (its time is the compile time for the jitted frameworks: tracing,
+compiling and one run; every framework's modules are imported before,
+:func:`peers.prepare`), then ``warmup`` more times (and more until
+``MIN_WARMUP_S`` has passed), then timed ``reps`` times; the table shows
+the median. The ratio column is
 tensorad's median over the fastest peer's, and the target column checks the
 issue's goal for that workload against the named peer.
 
 Examples
 --------
->>> first, times, out = measure(lambda: [1.0], reps=3, warmup=1)
+>>> first, times, out = measure(lambda: [1.0], reps=3, warmup=1, min_warmup_s=0.0)
 >>> len(times), out
 (3, [1.0])
 """
@@ -36,6 +38,10 @@ from . import machine, peers
 from .workloads import WORKLOADS, Workload
 
 SEED = 0
+# Warm-up lasts at least this long, whatever the count asks: a fresh process's threads sometimes run at half
+# speed for their first ~0.1-0.2 s on this kind of machine (seen in JAX's W1 as in tensorad's: 4.7 ms for ten
+# calls, then 2.8 ms), which five quick samples would report.
+MIN_WARMUP_S = 0.5
 # Frameworks whose first call traces and compiles: their first-call time is a compile time.
 COMPILED = ("tensorad", "jax", "torch.compile")
 
@@ -52,13 +58,20 @@ class Result:
     max_rel_diff: Optional[float] = None  # against tensorad's outputs (the first that ran)
 
 
-def measure(step: Callable[[], list], reps: int, warmup: int, inner: int = 1) -> tuple:
-    """``(first call seconds, per-call seconds of each timed sample, outputs of the first call)``."""
+def measure(step: Callable[[], list], reps: int, warmup: int, inner: int = 1,
+            min_warmup_s: float = MIN_WARMUP_S) -> tuple:
+    """``(first call seconds, per-call seconds of each timed sample, outputs of the first call)``.
+
+    After the first call, ``warmup`` more untimed calls, and more until
+    ``min_warmup_s`` seconds have passed since the first call ended.
+    """
     start = time.perf_counter()
     outputs = step()
     first = time.perf_counter() - start
-    for _ in range(warmup):
+    warm_from, done = time.perf_counter(), 0
+    while done < warmup or time.perf_counter() - warm_from < min_warmup_s:
         step()
+        done += 1
     times = []
     for _ in range(reps):
         start = time.perf_counter()
@@ -114,7 +127,8 @@ def run_framework(name: str, keys: list, reps: int, warmup: int, tiny: bool,
         data = workload.inputs(np.random.default_rng(SEED))
         try:
             step = workload.build(name, data)
-            result.first_call_s, result.times_s, outputs = measure(step, reps, warmup, workload.inner)
+            result.first_call_s, result.times_s, outputs = measure(step, reps, warmup, workload.inner,
+                                                                   0.0 if tiny else MIN_WARMUP_S)
         except Exception as err:  # a peer failing (torch.compile, say) is reported, not fatal
             first_line = (str(err).strip().splitlines() or [""])[0]
             result.status = f"failed: {type(err).__name__}: {first_line}"
