@@ -137,8 +137,8 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
              _P + "lower.device_memory:copy_in"),
     PassInfo("tad-allocate-on-device", "Allocate host-code buffers as CUDA managed memory (gpu.alloc host_shared)",
              _P + "lower.device_memory:allocate"),
-    PassInfo("tad-split-long-functions", "Cut each long optnone function of kernel calls into chunk functions "
-             "it calls in turn", _P + "lower.split_functions:run"),
+    PassInfo("tad-split-long-functions", "Cut each long function (of kernel calls, or of loop nests LLVM "
+             "optimizes) into chunk functions it calls in turn", _P + "lower.split_functions:run"),
     PassInfo("tad-split-long-blocks", "Cut the long blocks of optnone LLVM functions into blocks of bounded "
              "length", _P + "lower.split_blocks:run"),
     PassInfo("tad-lower-to-llvm", "Fuse, bufferize, free buffers early and lower to the LLVM dialect",

@@ -1,4 +1,4 @@
-"""``tad-split-long-functions``: cut a long function of kernel calls into chunk functions it calls in turn.
+"""``tad-split-long-functions``: cut a long function into chunk functions it calls in turn.
 
 A function that ``tad-outline-repeated-kernels`` left with nothing but
 kernel calls and their buffers (marked ``optnone``) is as long as the
@@ -9,6 +9,14 @@ function's length (a recurrence's saved activations live across thousands
 of calls), even once ``tad-split-long-blocks`` has cut its block. Cut into
 functions of ``length`` ops each, the work grows linearly with N.
 
+A long function that LLVM optimizes (a program without repeats, whose
+entry holds every loop nest but the thread loops') is cut too, into chunks
+of at least ``optimized-length`` ops, nested ones counted: LLVM optimizes
+and compiles a function on one thread, and :func:`tensorad.host_code.split_kernels`
+compiles each chunk, a function that large, in a part of its own, at once
+with the others (W2's entry was 0.97 s of LLVM on one core). Such a chunk
+is cut only where every value crossing it has a slot.
+
 Values pass between chunks through a frame, a stack buffer of the caller
 whose pointer every chunk takes: a chunk loads what it reads from before
 it at its start and stores what later ops read at its end, so no value
@@ -18,11 +26,13 @@ aggregate per chunk, which LLVM's instruction selection copies field by
 field at each of its insertions.) A buffer is stored as its memref
 descriptor, or, where its sizes, strides and offset are in its type, as its
 two pointers; the allocated pointer is kept for the chunk that frees it. A
-slot is reused once its last reader has loaded it. Chunks are ``noinline``
-and ``optnone``, like the function they came from. A function that passes
-a value of another type than memrefs, integers, indices and floats is left
-whole. ``tad-lower-to-llvm`` runs this pass after bufferization and
-deallocation, before thread loops are outlined.
+slot is reused once its last reader has loaded it. A constant
+(``arith.constant``, a vector one too) is not passed: each chunk that reads
+it makes its own copy. Chunks are ``noinline``, and ``optnone`` when the
+function they came from is. A function that passes a value of another type
+than memrefs, integers, indices and floats (and constants) between
+fixed-length chunks is left whole. ``tad-lower-to-llvm`` runs this pass
+after bufferization and deallocation, before thread loops are outlined.
 
 Examples
 --------
@@ -57,37 +67,88 @@ CHUNK_INFIX = "__chunk_"
 
 @dataclass(frozen=True)
 class SplitOptions:
-    """The option of ``tad-split-long-functions`` (``length=256``).
+    """The options of ``tad-split-long-functions`` (``length=256 optimized-length=200``).
 
-    A chunk of 256 ops (about 85 kernel calls with their buffers) lowers to
-    some 2,000 LLVM instructions: short enough for the register allocator,
-    long enough that the loads and stores at its ends cost little.
+    A chunk of 256 ops of an ``optnone`` function (about 85 kernel calls
+    with their buffers) lowers to some 2,000 LLVM instructions: short enough
+    for the register allocator, long enough that the loads and stores at its
+    ends cost little. A chunk of an optimized function holds at least 200
+    ops with their loop nests: W2's entry (about 1,700 of them) makes 8
+    chunks, which compile on two cores in two parts at once.
     """
 
-    length: int = option(256, "the most ops of the function one chunk takes", check=lambda n: n >= 1,
+    length: int = option(256, "the most ops of an optnone function one chunk takes", check=lambda n: n >= 1,
                          accepted="an integer >= 1")
+    optimized_length: int = option(200, "the fewest ops (nested ones counted) of a chunk of a function LLVM "
+                                   "optimizes; 0 leaves those whole", check=lambda n: n >= 0,
+                                   accepted="an integer >= 0")
 
 
 def run(op: ir.Operation, pass_, options: SplitOptions = SplitOptions()) -> None:
-    """Split each ``optnone`` ``func.func`` in ``op`` (a module) longer than ``2 * length`` ops into chunks.
+    """Split each long ``func.func`` of one block in ``op`` (a module) into chunks.
 
-    Only functions of one block: ops with regions (an ``scf.for`` over
-    calls) move into a chunk whole.
+    An ``optnone`` function longer than ``2 * length`` ops, into chunks of
+    ``length`` ops; any other longer than ``2 * optimized_length`` ops,
+    nested ones counted, into chunks of at least ``optimized_length``. Ops
+    with regions (an ``scf.for`` over calls, a loop nest) move into a chunk
+    whole.
     """
     module_body = op.regions[0].blocks[0]
     for function in list(module_body.operations):
         function = function.operation
-        if function.name != "func.func" or not has_passthrough(function, "optnone") \
-                or len(function.regions[0].blocks) != 1:
+        if function.name != "func.func" or len(function.regions[0].blocks) != 1:
             continue
         ops = list(function.regions[0].blocks[0].operations)
         body, terminator = ops[:-1], ops[-1]
-        if len(body) <= 2 * options.length:
+        if has_passthrough(function, "optnone"):
+            if len(body) <= 2 * options.length:
+                continue
+            chunks = [body[start:start + options.length] for start in range(0, len(body), options.length)]
+            passthrough = ("noinline", "optnone")
+        else:
+            chunks = _optimized_chunks(body, options.optimized_length)
+            passthrough = ("noinline",)
+        if len(chunks) < 2:
             continue
-        chunks = [body[start:start + options.length] for start in range(0, len(body), options.length)]
         frame = _Frame.plan(chunks, terminator)
         if frame is not None:
-            _split(function, chunks, terminator, frame, module_body)
+            _split(function, chunks, terminator, frame, module_body, passthrough)
+
+
+def _optimized_chunks(body: list, length: int) -> list:
+    """``body`` cut into chunks of at least ``length`` ops, nested ones counted; ``[]`` if not worth it.
+
+    A cut falls only where no value that no frame slot holds (a vector an
+    ``scf.for`` carries out of its loop) is defined before it and read after.
+    """
+    # Constants count for nothing: a chunk that reads one makes its own.
+    sizes = [0 if top.operation.name == "arith.constant" else len(_nested([top])) for top in body]
+    if not length or sum(sizes) <= 2 * length:
+        return []
+    position = {top.operation: k for k, top in enumerate(body)}
+    # The last top-level op reading each op's results that no slot can hold.
+    blocked = list(range(len(body)))
+    for k, top in enumerate(body):
+        for result in top.results:
+            if _words(result.type) or _is_constant(result):
+                continue
+            for use in result.uses:
+                owner = use.owner.operation
+                while owner is not None and owner not in position:
+                    owner = owner.parent
+                if owner is not None:
+                    blocked[k] = max(blocked[k], position[owner])
+    chunks, current, count, until = [], [], 0, 0
+    for k, (top, size) in enumerate(zip(body, sizes)):
+        current.append(top)
+        count += size
+        until = max(until, blocked[k])
+        if count >= length and until <= k:
+            chunks.append(current)
+            current, count = [], 0
+    if current:
+        chunks.append(current)
+    return chunks
 
 
 class _Frame:
@@ -116,10 +177,11 @@ class _Frame:
         last_reader: dict = {}
         for k, chunk in enumerate(chunks):
             for value in _read_from_outside(chunk):
-                frame.loads[k].append(value)
-                last_reader[value] = k
+                if not _is_constant(value):
+                    frame.loads[k].append(value)
+                    last_reader[value] = k
         for value in terminator.operands:
-            if value in defined_in:
+            if value in defined_in and not _is_constant(value):
                 frame.loads[-1].append(value)
                 last_reader[value] = len(chunks)
         for value in last_reader:
@@ -182,6 +244,11 @@ class _Frame:
         return llvm.GEPOp(llvm.PointerType.get(), base, [], [self.offset[value] + word], i64, None).result
 
 
+def _is_constant(value: ir.Value) -> bool:
+    """Whether ``value`` is an ``arith.constant``'s, which a chunk that reads it copies instead of loading."""
+    return isinstance(value, ir.OpResult) and value.owner.operation.name == "arith.constant"
+
+
 def _static(t: ir.Type) -> bool:
     """Whether ``t`` is a memref whose sizes, strides and offset are all in its type."""
     if not isinstance(t, ir.MemRefType) or not t.has_static_shape:
@@ -223,8 +290,11 @@ def _template(t: ir.MemRefType) -> ir.Value:
 
 
 def _split(function: ir.Operation, chunks: list, terminator: ir.Operation, frame: _Frame,
-           module_body: ir.Block) -> None:
-    """Move each list of consecutive ops in ``chunks`` into a function of its own, called in its place."""
+           module_body: ir.Block, passthrough: tuple) -> None:
+    """Move each list of consecutive ops in ``chunks`` into a function of its own, called in its place.
+
+    The chunks get the LLVM function attributes ``passthrough``.
+    """
     name = ir.StringAttr(function.attributes["sym_name"]).value
     pointer = llvm.PointerType.get()
     i64 = ir.IntegerType.get_signless(64)
@@ -243,6 +313,8 @@ def _split(function: ir.Operation, chunks: list, terminator: ir.Operation, frame
         with ir.InsertionPoint(entry), chunk[0].location:
             templates: dict = {}
             loaded = {value: frame.load(value, entry.arguments[0], templates) for value in frame.loads[k]}
+            loaded.update((value, value.owner.operation.clone().result) for value in _read_from_outside(chunk)
+                          if _is_constant(value))
             returned = func.ReturnOp([])
         for top in chunk:
             top.move_before(returned)
@@ -253,9 +325,11 @@ def _split(function: ir.Operation, chunks: list, terminator: ir.Operation, frame
         with ir.InsertionPoint(returned), chunk[-1].location:
             for value in frame.stores[k]:
                 frame.store(value, entry.arguments[0])
-        add_passthrough(outlined.operation, "noinline", "optnone")
+        add_passthrough(outlined.operation, *passthrough)
     with ir.InsertionPoint(terminator), terminator.location:
         loaded = {value: frame.load(value, base, {}) for value in frame.loads[-1]}
+        loaded.update((value, value.owner.operation.clone().result) for value in terminator.operands
+                      if _is_constant(value) and value.owner.parent != terminator.parent)
     for number, value in enumerate(terminator.operands):
         terminator.operands[number] = loaded.get(value, value)
 

@@ -29,9 +29,10 @@ Stages, in order:
    caller), then ``tad-free-after-last-use`` moves every free right after the
    buffer's last use, so peak memory is what the program needs at once;
    ``tad-return-donated`` returns a donated argument itself, not a copy;
-5. ``tad-split-long-functions`` cuts a long function of kernel calls into
-   chunk functions that pass values through a frame on the stack (code
-   generation of one long function grows faster than its length);
+5. ``tad-split-long-functions`` cuts a long function (of kernel calls, or
+   of loop nests) into chunk functions that pass values through a frame on
+   the stack (code generation of one long function grows faster than its
+   length, and a chunk of loop nests compiles on a core of its own);
    thread loops (``scf.forall``) become ``scf.parallel``; with ``threads`` > 1
    ``tad-outline-thread-loops`` and, once in the LLVM dialect,
    ``tad-define-thread-launchers`` run their chunks on the thread pool of

@@ -147,8 +147,10 @@ def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int, min_o
     engines of their own compile at once on as many. A function or global
     is in a group with what it alone calls or reads: a group starts at a
     root, which nothing calls (a kernel the host code calls, a thread loop's
-    work function, whose address its launcher takes), and what two roots
-    share (the thread pool's launch protocol) is a group of its own. A small
+    work function, whose address its launcher takes) or which has at least
+    ``min_ops`` ops (a chunk of a long function, see
+    ``tad-split-long-functions``), and what two roots share (the thread
+    pool's launch protocol) is a group of its own. A small
     group merges with the one it goes with (:func:`_merge_small`); the groups
     go to the parts by size, the largest first into the smallest part. A
     part reaches what other parts define through its ``IMPORT_TABLE``, so
@@ -195,13 +197,15 @@ def split_kernels(kernels: ir.Module, exported: Sequence[str], parts: int, min_o
     functions = {name for name, op in definitions.items() if op.operation.name == "llvm.func"}
     references = {name: _calls_and_addresses(op) for name, op in definitions.items()}
     uses = {name: (calls | addressed) & definitions.keys() for name, (calls, addressed) in references.items()}
-    # A function whose address is taken is a root: its caller runs it through the pointer.
-    called = {name: (calls | (addressed - functions)) & definitions.keys()
+    size = {name: _op_count(op) for name, op in definitions.items()}
+    # A function whose address is taken is a root: its caller runs it through the pointer. So is a
+    # function of min_ops ops or more (a chunk of a long function): it compiles apart from its caller.
+    large = {name for name in functions if size[name] >= min_ops} if min_ops else set()
+    called = {name: ((calls - large) | (addressed - functions)) & definitions.keys()
               for name, (calls, addressed) in references.items()}
     groups = _groups(definitions, called)
     owner = {name: k for k, group in enumerate(groups) for name in group}
     needs = [{owner[other] for name in group for other in uses[name]} - {k} for k, group in enumerate(groups)]
-    size = {name: _op_count(op) for name, op in definitions.items()}
     groups = _merge_small(groups, needs, [sum(size[name] for name in group) for group in groups], min_ops)
     groups.sort(key=lambda names: -sum(size[name] for name in names))
     total = sum(size.values())

@@ -298,6 +298,43 @@ def test_an_entry_without_host_code_compiles_beside_its_thread_loops(monkeypatch
                                rtol=1e-10, atol=1e-12)
 
 
+def test_a_long_entry_compiles_in_chunks_on_every_core(monkeypatch):
+    # Layers of distinct widths repeat nothing, so the entry holds every loop nest; tad-split-long-functions
+    # cuts it into chunks, which compile in parts of their own, at once: each part holds some, and a chunk
+    # in another part than its caller is called through the caller's import table.
+    import tensorad.runtime as runtime
+    from tensorad.host_code import split_host_code, split_kernels
+    rng = np.random.default_rng(7)
+    widths = [16, 24, 32, 40, 48, 56, 64]
+    ws = [rng.standard_normal((a, b)) / np.sqrt(a) for a, b in zip(widths, widths[1:])]
+    x = rng.standard_normal((8, widths[0]))
+
+    def loss(ws, x, np=tnp):
+        h = x
+        for w in ws:
+            h = np.sin(h @ w) + np.cos(h @ w) * 0.5
+        return np.sum(h ** 2)
+
+    monkeypatch.setenv("TENSORAD_NUM_THREADS", "2")
+    monkeypatch.setattr(runtime, "available_cores", lambda: 2)
+    compiled = ta.jit(ta.grad(loss)).lower(ws, x).compile()
+    host, kernels, _ = split_host_code(compiled.module)
+    assert host is None
+    parts = split_kernels(kernels, ["grad_loss"], parts=2)
+    chunks = [[name for name in part.exports + part.imports if "__chunk_" in name] for part in parts]
+    assert len(parts) == 2 and all(chunks)
+    grads = compiled([*ws, x])
+    eps = 1e-6
+    for w, g in zip(ws, grads):
+        d = rng.standard_normal(w.shape)
+        w += eps * d
+        up = loss(ws, x, np)
+        w -= 2 * eps * d
+        down = loss(ws, x, np)
+        w += eps * d
+        np.testing.assert_allclose(np.sum(g * d), (up - down) / (2 * eps), rtol=1e-6)
+
+
 def test_kernels_of_declarations_only_are_one_part():
     # Host code that calls only what libraries define (an all-reduce through MPI) leaves the kernels' module
     # with declarations: one part, whose address table is empty.

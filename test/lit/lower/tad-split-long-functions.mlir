@@ -1,7 +1,7 @@
 // An optnone function longer than twice `length` ops becomes a chain of chunk functions; values cross
 // them through a frame on the caller's stack: a static buffer as its two pointers, a dynamic one as its
 // descriptor, an index as i64. A slot is reused once its last reader has loaded it.
-// RUN: autodiff-opt %s --split-input-file --tad-split-long-functions=length=2 | FileCheck %s
+// RUN: autodiff-opt %s --split-input-file --tad-split-long-functions="length=2 optimized-length=3" | FileCheck %s
 
 func.func private @kernel(memref<4xf64>, memref<4xf64>) attributes {llvm.bareptr, passthrough = ["noinline"]}
 
@@ -59,8 +59,8 @@ func.func @calls(%arg0: memref<4xf64>, %n: index) -> memref<?xf64> attributes {p
 
 // -----
 
-// A function LLVM optimizes, one no longer than twice `length`, and one that passes a vector between
-// chunks (no slot holds one) stay whole.
+// A function LLVM optimizes no longer than twice `optimized-length` ops (nested ones counted), one no
+// longer than twice `length`, and one that passes a vector between chunks (no slot holds one) stay whole.
 // CHECK-LABEL: func.func @optimized
 // CHECK-NOT: call @optimized__chunk
 // CHECK-LABEL: func.func @short
@@ -73,8 +73,7 @@ func.func @optimized(%x: f64) -> f64 {
   %1 = arith.addf %0, %x : f64
   %2 = arith.addf %1, %x : f64
   %3 = arith.addf %2, %x : f64
-  %4 = arith.addf %3, %x : f64
-  return %4 : f64
+  return %3 : f64
 }
 func.func @short(%x: f64) -> f64 attributes {passthrough = ["noinline", "optnone"]} {
   %0 = arith.addf %x, %x : f64
@@ -90,4 +89,60 @@ func.func @vectors(%x: vector<4xf64>) -> vector<4xf64> attributes {passthrough =
   %3 = arith.addf %2, %x : vector<4xf64>
   %4 = arith.addf %3, %x : vector<4xf64>
   return %4 : vector<4xf64>
+}
+
+// -----
+
+// A long function LLVM optimizes becomes chunks of at least `optimized-length` ops, a loop nest counted
+// with what it holds and a constant for nothing, that stay optimizable (noinline only). A constant, a
+// vector one too, is not passed through the frame: each chunk that reads it makes its own. No chunk ends
+// between a loop that carries a vector out (no slot holds one) and the reader of that vector.
+// CHECK-LABEL: func.func @loops(
+// CHECK: llvm.alloca %{{.*}} x !llvm.array<4 x i64>
+// CHECK: call @loops__chunk_0(
+// CHECK-NEXT: call @loops__chunk_1(
+// CHECK-NEXT: call @loops__chunk_2(
+// CHECK-NEXT: call @loops__chunk_3(
+// CHECK-NOT: call @loops__chunk
+// CHECK: return
+// CHECK-LABEL: func.func private @loops__chunk_0(
+// CHECK-SAME: attributes {passthrough = ["noinline"]}
+// CHECK: arith.constant dense<1.000000e+00> : vector<4xf64>
+// CHECK: scf.for
+// CHECK: vector.transfer_write
+// CHECK-LABEL: func.func private @loops__chunk_1(
+// CHECK-SAME: attributes {passthrough = ["noinline"]}
+// CHECK: %[[ONES:.*]] = arith.constant dense<1.000000e+00> : vector<4xf64>
+// CHECK: %[[SUM:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[ONES]]) -> (vector<4xf64>)
+// CHECK: vector.transfer_write %[[SUM]]
+// CHECK-LABEL: func.func private @loops__chunk_2(
+// CHECK: memref.dealloc
+// CHECK: memref.copy
+// CHECK-LABEL: func.func private @loops__chunk_3(
+// CHECK: memref.dealloc
+// CHECK-NEXT: return
+func.func @loops(%x: memref<4xf64>) -> memref<4xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %pad = arith.constant 0.0 : f64
+  %ones = arith.constant dense<1.0> : vector<4xf64>
+  %a = memref.alloc() : memref<4xf64>
+  scf.for %i = %c0 to %c8 step %c1 {
+    %v = vector.transfer_read %x[%c0], %pad {in_bounds = [true]} : memref<4xf64>, vector<4xf64>
+    %w = arith.addf %v, %ones : vector<4xf64>
+    vector.transfer_write %w, %a[%c0] {in_bounds = [true]} : vector<4xf64>, memref<4xf64>
+  }
+  %sum = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %ones) -> (vector<4xf64>) {
+    %v = vector.transfer_read %a[%c0], %pad {in_bounds = [true]} : memref<4xf64>, vector<4xf64>
+    %s = arith.addf %acc, %v : vector<4xf64>
+    scf.yield %s : vector<4xf64>
+  }
+  %b = memref.alloc() : memref<4xf64>
+  vector.transfer_write %sum, %b[%c0] {in_bounds = [true]} : vector<4xf64>, memref<4xf64>
+  memref.dealloc %a : memref<4xf64>
+  %c = memref.alloc() : memref<4xf64>
+  memref.copy %b, %c : memref<4xf64> to memref<4xf64>
+  memref.dealloc %b : memref<4xf64>
+  return %c : memref<4xf64>
 }
