@@ -287,6 +287,9 @@ def run_isolated(module: ir.Module, pipeline, verify_each: bool = True,
         return module
 
     def work(send):
+        # The child may have a thread pool (the parent must not: a fork copies no thread of it), so
+        # passes nested in any(...) or func.func(...) run on every core, a function per task.
+        module.context.enable_multithreading(True)
         for name, text, manager in managers:
             try:
                 _run_stage(module, name, text, manager, verify_each, prepare)

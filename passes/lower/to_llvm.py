@@ -102,35 +102,33 @@ _BUFFER_STAGES = (
     "func.func(convert-linalg-to-loops)",
     "scf-forall-to-parallel",
 )
+# Passes that transform what is inside one function (or GPU module) at a time run nested in any(...): in the
+# forked child that runs a compile's stages, MLIR runs them on every core, a function per task
+# (tensorad.passes.isolation); on one core too, each goes over one function at a time, in cache.
 LOOP_STAGES = (
-    "canonicalize",
     # Fully unrolled: an n-D transfer becomes 1-D vector loads and stores, not
     # a loop over a stack buffer.
-    "convert-vector-to-scf{full-unroll=true}",
-    "convert-scf-to-cf",
+    "any(canonicalize,convert-vector-to-scf{full-unroll=true},convert-scf-to-cf)",
     # Upstream works out the dims a rank-reducing subview drops from its
     # strides, and picks wrong ones when they are dynamic.
     "tad-split-rank-reducing-subviews",
-    "expand-strided-metadata",
-    "lower-affine",
+    "any(expand-strided-metadata,lower-affine)",
 )
 LLVM_STAGES = (
     # Complex arithmetic on scalars becomes arith/math on the two parts (the parts stay
     # complex.re/im/create, which convert-complex-to-llvm makes struct fields).
-    "convert-complex-to-standard",
+    "any(convert-complex-to-standard)",
     # Math first: its lowerings of vector ops unroll them with vector ops.
     "convert-math-to-funcs",
     # log1p as libm's log1p: the approximation, log(1 + x), loses every digit of a tiny x.
-    "convert-math-to-llvm{approximate-log1p=false}",
+    "any(convert-math-to-llvm{approximate-log1p=false})",
     "convert-math-to-libm",
-    "convert-vector-to-llvm",
-    "convert-complex-to-llvm",
+    "any(convert-vector-to-llvm,convert-complex-to-llvm)",
     "finalize-memref-to-llvm{use-generic-functions=true}",
-    "convert-arith-to-llvm",
-    "convert-index-to-llvm",
+    "any(convert-arith-to-llvm,convert-index-to-llvm)",
     "convert-func-to-llvm",
     "convert-cf-to-llvm",
-    "convert-ub-to-llvm",
+    "any(convert-ub-to-llvm)",
     "reconcile-unrealized-casts",
 )
 
@@ -156,5 +154,5 @@ def pipeline(options: CodegenOptions = CodegenOptions()) -> str:
               f"tad-tile-and-vectorize{{threads={threads} vector-bits={bits}}}", "tad-approximate-math",
               *_BUFFER_STAGES]
     stages += ["tad-split-long-functions", f"tad-outline-thread-loops{{threads={threads}}}", *LOOP_STAGES, *LLVM_STAGES,
-               f"tad-define-thread-launchers{{threads={threads}}}", "canonicalize", "tad-split-long-blocks"]
+               f"tad-define-thread-launchers{{threads={threads}}}", "any(canonicalize)", "tad-split-long-blocks"]
     return ",".join(stages)
