@@ -68,7 +68,7 @@ TENSOR_STAGES = (
     "linalg-fuse-elementwise-ops",
     # No upstream cse on tensors: it would merge the ops tad-remat recomputes
     # with the originals they copy (tad-simplify has done CSE before tad-remat).
-    "canonicalize",
+    "any(canonicalize)",
     "tad-widen-bools",
 )
 BUFFERIZE = ("one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
@@ -79,12 +79,12 @@ DEALLOC_STAGES = (
     # which compares the buffers of one dealloc pairwise.
     "expand-realloc{emit-deallocs=false}",
     "ownership-based-buffer-deallocation",
-    "canonicalize",
+    "any(canonicalize)",
     "tad-split-fresh-deallocs",
     "buffer-deallocation-simplification",
     "bufferization-lower-deallocations",
-    "cse",
-    "canonicalize",
+    "any(cse)",
+    "any(canonicalize)",
     "tad-free-after-last-use",
     # A no-op in GPU code, whose arguments tad-copy-arguments-to-device copies to the device.
     "tad-return-donated",
@@ -96,7 +96,7 @@ _BUFFER_STAGES = (
     # A kernel of tad-outline-repeated-kernels writes into its init argument: the result it
     # returns is that argument (once canonicalization has folded the loops' buffer iter_args),
     # which the caller then uses itself, without the clone the deallocation would return.
-    "canonicalize",
+    "any(canonicalize)",
     "drop-equivalent-buffer-results",
     *DEALLOC_STAGES,
     "func.func(convert-linalg-to-loops)",
