@@ -122,7 +122,7 @@ def _optimized_chunks(body: list, length: int) -> list:
     ``scf.for`` carries out of its loop) is defined before it and read after.
     """
     # Constants count for nothing: a chunk that reads one makes its own.
-    sizes = [0 if top.operation.name == "arith.constant" else len(_nested([top])) for top in body]
+    sizes = [0 if _is_constant_op(top) else len(_nested([top])) for top in body]
     if not length or sum(sizes) <= 2 * length:
         return []
     position = {top.operation: k for k, top in enumerate(body)}
@@ -157,12 +157,15 @@ class _Frame:
     ``loads[k]`` and ``stores[k]`` are the values chunk ``k`` loads at its
     start and stores at its end; the function's arguments are stored before
     the first chunk (``stores[-1]``), and what the terminator reads that a
-    chunk defines is loaded after the last one (``loads[-1]``).
+    chunk defines is loaded after the last one (``loads[-1]``). ``copies[k]``
+    are the constants chunk ``k`` (``-1``: the terminator) reads from
+    elsewhere, which it copies instead of loading.
     """
 
     def __init__(self, chunk_count: int):
         self.loads: list = [[] for _ in range(chunk_count + 1)]
         self.stores: list = [[] for _ in range(chunk_count + 1)]
+        self.copies: list = [[] for _ in range(chunk_count + 1)]
         self.offset: dict = {}
         self.words = 0
 
@@ -177,13 +180,19 @@ class _Frame:
         last_reader: dict = {}
         for k, chunk in enumerate(chunks):
             for value in _read_from_outside(chunk):
-                if not _is_constant(value):
+                if _is_constant(value):
+                    frame.copies[k].append(value)
+                else:
                     frame.loads[k].append(value)
                     last_reader[value] = k
         for value in terminator.operands:
-            if value in defined_in and not _is_constant(value):
+            if value not in defined_in:
+                continue
+            if not _is_constant(value):
                 frame.loads[-1].append(value)
                 last_reader[value] = len(chunks)
+            elif value not in frame.copies[-1]:
+                frame.copies[-1].append(value)
         for value in last_reader:
             frame.stores[defined_in.get(value, -1)].append(value)
         if not all(_words(value.type) for value in last_reader):
@@ -244,9 +253,14 @@ class _Frame:
         return llvm.GEPOp(llvm.PointerType.get(), base, [], [self.offset[value] + word], i64, None).result
 
 
+def _is_constant_op(op: ir.Operation) -> bool:
+    """Whether ``op`` is a constant, which a chunk that reads it copies instead of loading."""
+    return op.operation.name == "arith.constant"
+
+
 def _is_constant(value: ir.Value) -> bool:
-    """Whether ``value`` is an ``arith.constant``'s, which a chunk that reads it copies instead of loading."""
-    return isinstance(value, ir.OpResult) and value.owner.operation.name == "arith.constant"
+    """Whether ``value`` is a constant's result (:func:`_is_constant_op`)."""
+    return isinstance(value, ir.OpResult) and _is_constant_op(value.owner)
 
 
 def _static(t: ir.Type) -> bool:
@@ -313,8 +327,7 @@ def _split(function: ir.Operation, chunks: list, terminator: ir.Operation, frame
         with ir.InsertionPoint(entry), chunk[0].location:
             templates: dict = {}
             loaded = {value: frame.load(value, entry.arguments[0], templates) for value in frame.loads[k]}
-            loaded.update((value, value.owner.operation.clone().result) for value in _read_from_outside(chunk)
-                          if _is_constant(value))
+            loaded.update((value, value.owner.operation.clone().result) for value in frame.copies[k])
             returned = func.ReturnOp([])
         for top in chunk:
             top.move_before(returned)
@@ -328,8 +341,7 @@ def _split(function: ir.Operation, chunks: list, terminator: ir.Operation, frame
         add_passthrough(outlined.operation, *passthrough)
     with ir.InsertionPoint(terminator), terminator.location:
         loaded = {value: frame.load(value, base, {}) for value in frame.loads[-1]}
-        loaded.update((value, value.owner.operation.clone().result) for value in terminator.operands
-                      if _is_constant(value) and value.owner.parent != terminator.parent)
+        loaded.update((value, value.owner.operation.clone().result) for value in frame.copies[-1])
     for number, value in enumerate(terminator.operands):
         terminator.operands[number] = loaded.get(value, value)
 

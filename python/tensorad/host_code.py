@@ -348,15 +348,6 @@ def _defines(op: ir.Operation) -> bool:
     return True
 
 
-def _declare(op: ir.Operation, linkage: ir.Attribute) -> None:
-    """Declare the function or global that ``op`` defines, at the insertion point."""
-    name = op.attributes["sym_name"].value
-    if op.operation.name == "llvm.func":
-        llvm.LLVMFuncOp(name, op.attributes["function_type"], linkage=linkage)
-    else:
-        llvm.GlobalOp(op.attributes["global_type"], name, linkage)
-
-
 def _closure(start, edges: dict) -> set:
     """``start`` and what it reaches through ``edges`` (a dict of sets)."""
     seen, stack = {start}, [start]
