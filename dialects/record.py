@@ -343,13 +343,20 @@ def flops_of(op: Union[ir.Operation, ir.OpView]) -> int:
 # the allocator for that much more than the buffer needs, to align it itself.
 ALLOCATION_PADDING = 64
 
+# A lowering marks a loop whose iterations are independent with INDEPENDENT_ITERATIONS
+# (``tad-thread-independent-loops`` runs them on threads), and a loop whose
+# iterations allocate temporaries that the next iteration may reuse with
+# REUSED_ITERATION_BUFFERS (``tad-hoist-iteration-buffers`` allocates them once).
+INDEPENDENT_ITERATIONS = "tad.independent_iterations"
+REUSED_ITERATION_BUFFERS = "tad.reused_iteration_buffers"
+
 # Loop iterations of linalg ops below which one iteration of a loop marked
-# ``tad.independent_iterations`` stays off threads (``tad-thread-independent-loops``):
-# measured on convolutions, threads lost up to 8M multiply-adds per image
-# (per-iteration buffers) and won from about 30M on. The scratch rules of the
-# ops that make such loops read it: below it, one iteration's temporaries are
-# live at a time.
-MIN_ITERATION_WORK = 1 << 25
+# INDEPENDENT_ITERATIONS stays off threads (``tad-thread-independent-loops``),
+# and that a convolution's group of images reaches together. W2's step (32
+# images of 1M multiply-adds per convolution, two threads), by the work of a
+# group: 1M (an image a thread) 4.5 ms, 2M 4.4-4.9 ms, 4M 4.1-4.4 ms, 8M 4.6
+# ms, 32M (one group, one thread) 5.2 ms (medians of fresh processes).
+MIN_ITERATION_WORK = 1 << 22
 
 
 def tensor_bytes(t: ir.Type) -> int:

@@ -15,9 +15,10 @@ after a row's data pad it on the right and the next row on the left. Output
 reads the flat input at that position shifted by ``ky * dh * width + kx *
 dw``: every tap is one contiguous run of the planes, and the output is
 computed at every flat position (the ``width - OW`` extra columns per row
-are dropped at the end). Per image, in a loop marked
-``tad.independent_iterations`` (``tad-thread-independent-loops`` runs its
-iterations on threads on the CPU), and per chunk of flat positions small
+are dropped at the end). Per image, in groups of images that a loop marked
+``tad.independent_iterations`` runs (``tad-thread-independent-loops`` runs its
+iterations on threads on the CPU; a group allocates its temporaries once,
+see ``tad-hoist-iteration-buffers``), and per chunk of flat positions small
 enough to stay in L2, each kernel tap is one ``linalg.contract`` over loops
 ``(g, o, k, p)``: one contracting dim, the flat positions innermost and
 contiguous, which is the register-tiled contraction kernel of
@@ -102,7 +103,8 @@ Examples
 ...   return %0 : tensor<1x3x5x5xf32>
 ... }''', make_context())
 >>> run_pipeline(module, "tad-lower-to-linalg")
->>> str(module).count("linalg.contract"), "tad.independent_iterations" in str(module)
+>>> # one image: a group of its own, whose buffers a loop over the group's images reuses
+>>> str(module).count("linalg.contract"), "tad.reused_iteration_buffers" in str(module)
 (1, True)
 >>> all(record_of(name).vjp is not None for name in family.names)
 True
@@ -122,7 +124,8 @@ from .. import linalg_builder as linalg
 from ..batching import fold_into_leading
 from ..builder import Val
 from ..derivatives import RuleContext, sum_contributions
-from ..record import ALLOCATION_PADDING, MIN_ITERATION_WORK, Family, Trait
+from ..record import (ALLOCATION_PADDING, INDEPENDENT_ITERATIONS, MIN_ITERATION_WORK, REUSED_ITERATION_BUFFERS,
+                      Family, Trait)
 from ..shapes import (TensorSpec, need, int_attr, declared, same_element_type, window_attrs, window_output_size,
                       rank4, gradient_of, python_attrs)
 
@@ -646,9 +649,8 @@ def _crop(flat: ir.Value, planes: _Planes) -> ir.Value:
 def _conv_flat(x: ir.Value, weight: ir.Value, planes: _Planes) -> ir.Value:
     """Stride-1 convolution of ``(N, G, In, H, W)`` data with a ``(G, Out, In, KH, KW)`` weight.
 
-    Returns ``(N, Out * G, OH, OW)`` (NCHW). A loop over the images (whose
-    iterations threads take, see ``tad-thread-independent-loops``), each
-    laid out in flat planes; per
+    Returns ``(N, Out * G, OH, OW)`` (NCHW). Image by image (in groups that
+    threads take, see :func:`_over_images`), each laid out in flat planes; per
     chunk of the flat output, one contraction per looped tap adds
     ``weight[tap] . columns[shifted by the tap]`` to it (loops ``g, o, k,
     p``: one contracting dim, flat positions innermost), then the image's
@@ -658,12 +660,8 @@ def _conv_flat(x: ir.Value, weight: ir.Value, planes: _Planes) -> ir.Value:
     out_channels = weight.type.shape[1]
     w = _weight_rows(weight, planes)
     rows, chunk = w.type.shape[-1], planes.chunk
-    out_shape = [n, g, out_channels, *planes.out_hw]
-    loop = scf.ForOp(_index(0), _index(n), _index(1), [linalg.empty(_tensor_type(out_shape, x))])
-    # Images are independent: tad-thread-independent-loops runs them on threads (CPU).
-    loop.operation.attributes["tad.independent_iterations"] = ir.UnitAttr.get()
-    with ir.InsertionPoint(loop.body):
-        i = loop.induction_variable
+
+    def image_output(i: Offset) -> ir.Value:
         image = _extract(x, [g, *image_shape], _slice_args([i, 0, 0, 0, 0], [1, g, *image_shape], [1] * 5))
         cols = _columns(_flat_planes(image, planes), planes, planes.columns_length)
 
@@ -678,9 +676,73 @@ def _conv_flat(x: ir.Value, weight: ir.Value, planes: _Planes) -> ir.Value:
             return _insert(_over_taps(planes.outer, _extract(acc, [g, out_channels, chunk], at), add_tap), acc, at)
 
         flat = _over_chunks(planes, _zeros([g, out_channels, planes.length], x), add_chunk)
-        scf.YieldOp([_insert(_crop(flat, planes), loop.inner_iter_args[0],
-                             _slice_args([i, 0, 0, 0, 0], [1, *out_shape[1:]], [1] * 5))])
-    return _merge_dims(loop.results[0], 1)
+        return _crop(flat, planes)
+
+    out_type = _tensor_type([n, g, out_channels, *planes.out_hw], x)
+    products = _image_products(g, out_channels, weight.type.shape[2], planes)
+    return _merge_dims(_over_images(out_type, products, image_output), 1)
+
+
+def _image_products(groups: int, out_channels: int, channels: int, planes: _Planes) -> int:
+    """Multiply-adds of one image of :func:`_conv_flat` with ``out_channels`` and ``channels`` per group."""
+    return groups * out_channels * channels * prod(planes.kernel) * planes.length
+
+
+def _images_per_group(n: int, image_products: int) -> int:
+    """How many of ``n`` images of ``image_products`` multiply-adds each one iteration of a group loop runs.
+
+    The fewest that divide ``n`` and reach :data:`MIN_ITERATION_WORK`
+    together (``tad-thread-independent-loops`` puts a loop on threads when
+    its iterations do that much), all ``n`` when no number does: one image
+    at a time when an image reaches it alone.
+
+    Examples
+    --------
+    >>> _images_per_group(32, MIN_ITERATION_WORK), _images_per_group(32, MIN_ITERATION_WORK // 3)
+    (1, 4)
+    >>> _images_per_group(7, MIN_ITERATION_WORK // 3), _images_per_group(32, 10)
+    (7, 32)
+    """
+    return next((k for k in range(1, n + 1) if n % k == 0 and k * image_products >= MIN_ITERATION_WORK), n)
+
+
+def _over_images(out_type: ir.RankedTensorType, image_products: int,
+                 image_output: Callable[[Offset], ir.Value]) -> ir.Value:
+    """A result of ``out_type`` ``(N, ...)`` made image by image: ``image_output(i)`` is image ``i``'s ``(1, ...)``.
+
+    The images run in groups of :func:`_images_per_group`, in a loop over the
+    groups marked ``tad.independent_iterations`` (``tad-thread-independent-loops``
+    runs groups on threads) unless there is one group. Within a group of
+    several images, a loop over them marked ``tad.reused_iteration_buffers``
+    (``tad-hoist-iteration-buffers`` allocates an image's temporaries once
+    for the group: the allocator, called per group and not per image, cost
+    more than the work of small images).
+    """
+    n, rest = out_type.shape[0], out_type.shape[1:]
+    per_group = _images_per_group(n, image_products)
+    ones = [1] * len(out_type.shape)
+
+    def fill_group(first: Offset, group: ir.Value) -> ir.Value:
+        images = scf.ForOp(_index(0), _index(per_group), _index(1), [group])
+        images.operation.attributes[REUSED_ITERATION_BUFFERS] = ir.UnitAttr.get()
+        with ir.InsertionPoint(images.body):
+            j = images.induction_variable
+            scf.YieldOp([_insert(image_output(_plus(first, j)), images.inner_iter_args[0],
+                                 _slice_args([j] + [0] * len(rest), [1, *rest], ones))])
+        return images.results[0]
+
+    if per_group == n:  # one group: no threads
+        return fill_group(0, linalg.empty(out_type))
+    groups = scf.ForOp(_index(0), _index(n // per_group), _index(1), [linalg.empty(out_type)])
+    groups.operation.attributes[INDEPENDENT_ITERATIONS] = ir.UnitAttr.get()
+    with ir.InsertionPoint(groups.body):
+        first = _times(groups.induction_variable, per_group)
+        at = _slice_args([first] + [0] * len(rest), [per_group, *rest], ones)
+        all_images = groups.inner_iter_args[0]
+        part = image_output(first) if per_group == 1 else \
+            fill_group(first, _extract(all_images, [per_group, *rest], at))
+        scf.YieldOp([_insert(part, all_images, at)])
+    return groups.results[0]
 
 
 def _over_chunks(planes: _Planes, init: ir.Value, step: Callable[[Offset, ir.Value], ir.Value]) -> ir.Value:
@@ -776,14 +838,15 @@ def conv2d_scratch_bytes(op: ir.Operation, threads: int = 1) -> int:
 
     Rematerialization counts them among the live bytes at the op. A
     stride-1 convolution or data gradient (:func:`_flat_plan`) holds its
-    weight rows (a data gradient first the transposed weight too) and, per image
-    in flight, the most of three steps: the image's flat planes and their
-    expanded copies (if any) while the copies are made; the copies (or the
-    planes) and the flat output while the contractions run; the flat output
-    and the cropped one. Images are in flight one at a time unless an
-    image's work reaches :data:`~tensorad.dialects.record.MIN_ITERATION_WORK`
-    (``tad-thread-independent-loops`` then runs them on threads: at most
-    ``threads`` at once). A stride-1 filter gradient holds the flat planes
+    weight rows (a data gradient first the transposed weight too) and
+    temporaries per group of images in flight (:func:`_over_images`): an
+    image that runs alone holds the most of three steps: its flat planes
+    and their expanded copies (if any) while the copies are made; the
+    copies (or the planes) and the flat output while the contractions run;
+    the flat output and the cropped one. A group of several images holds
+    all four at once, for the whole group. Groups are in flight one at a
+    time unless there are several (``tad-thread-independent-loops`` then
+    runs them on threads: at most ``threads`` at once). A stride-1 filter gradient holds the flat planes
     of the whole batch, their expanded copies and ``dy`` laid out flat.
     Other strides hold the padded data (or data gradient) and, for the
     filter gradient, a channels-last copy of ``dy``.
@@ -800,11 +863,12 @@ def conv2d_scratch_bytes(op: ir.Operation, threads: int = 1) -> int:
     ...   return %0 : tensor<2x4x8x8xf32>
     ... }''', make_context())
     >>> conv = m.body.operations[0].regions[0].blocks[0].operations[0]
-    >>> # 144 weights in rows; per image, 4 planes of 13 rows of 9 and 3 shifted copies
-    >>> # of them (114 long): 1980 float32. A small image runs off threads, so two
+    >>> # 144 weights in rows; both images in one group, which holds 4 planes of 13 rows
+    >>> # of 9, 3 shifted copies of them (114 long), a flat output (4 x 96) and the
+    >>> # cropped one (4 x 64): 2476 float32. One group runs off threads, so two
     >>> # threads hold no more.
     >>> conv2d_scratch_bytes(conv), conv2d_scratch_bytes(conv, threads=2)
-    (7920, 7920)
+    (10480, 10480)
     """
     element_bytes = _element_bytes(op.operands[0].type.element_type)
     planes = _flat_plan(op)
@@ -831,12 +895,12 @@ def conv2d_scratch_bytes(op: ir.Operation, threads: int = 1) -> int:
     transposed = rows if op.name == "tad.conv2d_backward_data" else 0
     flat, flat_out, cropped = c * planes.plane, out * planes.length, out * prod(result[2:])
     columns = copies * c * planes.columns_length if copies > 1 else 0
-    image = max(flat + columns, (columns or flat) + flat_out, flat_out + cropped)
-    # An upper bound of what tad-thread-independent-loops counts for an image (it
-    # must not call one small that the pass puts on threads): every op's largest
-    # tensor, and each contraction's loop iterations over all taps.
-    work = 2 * (flat + columns + 2 * flat_out + out * c * prod(planes.kernel) * planes.length)
-    in_flight = min(n, max(threads, 1)) if work >= MIN_ITERATION_WORK else 1
+    per_group = _images_per_group(n, _image_products(win.groups, out // win.groups, c // win.groups, planes))
+    if per_group > 1:  # a group's images reuse their buffers, allocated together
+        image = flat + columns + flat_out + cropped
+    else:
+        image = max(flat + columns, (columns or flat) + flat_out, flat_out + cropped)
+    in_flight = min(n // per_group, max(threads, 1))
     return (rows + max(transposed, in_flight * image)) * element_bytes
 
 

@@ -12,14 +12,15 @@ threads take iterations from a shared counter). ``tad-lower-to-llvm`` runs
 this pass first.
 
 A marked loop must carry one tensor, yield ``tensor.insert_slice %x into
-%carried[...]`` and use the carried tensor nowhere else; a marked loop that
-does not is left as it is. So is one whose iterations each run fewer than
+%carried[...]`` and read the carried tensor nowhere else but in
+``tensor.extract_slice`` of that same slice (an iteration that fills its
+slice in steps, as a group of images does); a marked loop that does not is
+left as it is. So is one whose iterations each run fewer than
 ``min-work`` loop iterations of linalg ops (multiply-adds of a contraction,
-elements of anything else, counted through the loops inside it): each
-iteration on a thread pays for its own buffers, which other threads of the
-process must then see unmapped, and small iterations lose more to that than
-the threads win (the images of a 32x16x14x14 convolution ran 3.5 times
-slower on two threads than on one).
+elements of anything else, counted through the loops inside it): starting
+the threads and their allocations (each calls the runtime's hook) cost
+tens of microseconds, more than they win on less (see
+:data:`~tensorad.dialects.record.MIN_ITERATION_WORK`).
 
 Examples
 --------
@@ -54,13 +55,13 @@ from typing import Optional
 from mlir import ir
 from mlir.dialects import scf, tensor
 
-from tensorad.dialects.record import MIN_ITERATION_WORK
+from tensorad.dialects.record import INDEPENDENT_ITERATIONS, MIN_ITERATION_WORK
 
 from ..options import option
 from ..walk import collect, defining_op
 from .loop_nest import loops_of
 
-MARK = "tad.independent_iterations"
+MARK = INDEPENDENT_ITERATIONS
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,8 @@ def _constant(value: ir.Value) -> Optional[int]:
 
 
 def _yielded_insert(loop: ir.Operation) -> Optional[ir.Operation]:
-    """The ``insert_slice`` into the carried tensor that ``loop`` yields, if that is its only use."""
+    """The ``insert_slice`` into the carried tensor that ``loop`` yields, if the carried tensor has no other use
+    than ``extract_slice`` of that same slice (an iteration that fills its slice in steps reads it first)."""
     if len(loop.results) != 1 or any(_constant(v) is None for v in loop.operands[:3]):
         return None
     body = loop.regions[0].blocks[0]
@@ -135,7 +137,12 @@ def _yielded_insert(loop: ir.Operation) -> Optional[ir.Operation]:
     yielded = defining_op(body.operations[len(body.operations) - 1].operands[0])
     if yielded is None or yielded.name != "tensor.insert_slice" or yielded.operands[1] != carried:
         return None
-    return yielded if len(list(carried.uses)) == 1 else None
+    slice_ = _slice_operands(yielded)
+    for use in carried.uses:
+        reader = use.owner
+        if reader != yielded and (reader.name != "tensor.extract_slice" or _slice_operands(reader) != slice_):
+            return None
+    return yielded
 
 
 def _to_forall(loop: ir.Operation, insert: ir.Operation) -> None:
@@ -145,6 +152,7 @@ def _to_forall(loop: ir.Operation, insert: ir.Operation) -> None:
         forall = scf.ForallOp([lower], [upper], [step], [loop.operands[3]])
     iv, shared = forall.body.arguments
     body.arguments[0].replace_all_uses_with(iv)
+    body.arguments[1].replace_all_uses_with(shared)
     ops = list(body.operations)
     with ir.InsertionPoint(forall.body), loop.location:
         anchor = scf.InParallelOp()
@@ -157,14 +165,14 @@ def _to_forall(loop: ir.Operation, insert: ir.Operation) -> None:
     loop.erase()
 
 
-def _slice_operands(insert: ir.Operation) -> list:
-    """The dynamic offsets, sizes and strides, then the static ones, of an ``insert_slice``."""
-    segments = list(ir.DenseI32ArrayAttr(insert.attributes["operandSegmentSizes"]))
-    start = segments[0] + segments[1]
+def _slice_operands(slice_op: ir.Operation) -> list:
+    """The dynamic offsets, sizes and strides, then the static ones, of an ``insert_slice`` or ``extract_slice``."""
+    segments = list(ir.DenseI32ArrayAttr(slice_op.attributes["operandSegmentSizes"]))
+    start = sum(segments[:-3])  # past the source (and an insert's destination)
     dynamic = []
-    for count in segments[2:]:
-        dynamic.append(list(insert.operands[start:start + count]))
+    for count in segments[-3:]:
+        dynamic.append(list(slice_op.operands[start:start + count]))
         start += count
-    static = [list(ir.DenseI64ArrayAttr(insert.attributes[name]))
+    static = [list(ir.DenseI64ArrayAttr(slice_op.attributes[name]))
               for name in ("static_offsets", "static_sizes", "static_strides")]
     return [*dynamic, *static]

@@ -29,6 +29,8 @@ Stages, in order:
    caller), then ``tad-free-after-last-use`` moves every free right after the
    buffer's last use, so peak memory is what the program needs at once;
    ``tad-return-donated`` returns a donated argument itself, not a copy;
+   ``tad-hoist-iteration-buffers`` allocates the buffers of a loop's
+   iterations once where the lowering marked it (a group of images);
 5. ``tad-split-long-functions`` cuts a long function (of kernel calls, or
    of loop nests) into chunk functions that pass values through a frame on
    the stack (code generation of one long function grows faster than its
@@ -99,6 +101,7 @@ _BUFFER_STAGES = (
     "any(canonicalize)",
     "drop-equivalent-buffer-results",
     *DEALLOC_STAGES,
+    "tad-hoist-iteration-buffers",
     "func.func(convert-linalg-to-loops)",
     "scf-forall-to-parallel",
 )

@@ -259,7 +259,7 @@ class Allocator:
         return getattr(self.this_thread, "record", None) or self.last_started
 
     def _alloc(self, size: int) -> int:
-        record = getattr(self.this_thread, "record", None) or self.last_started
+        record = getattr(self.this_thread, "record", None) or self._pool_thread_record()
         size = size or 1
         try:
             return self._allocate(size, record, None)
@@ -267,6 +267,23 @@ class Allocator:
             if record.failure is None:
                 record.failure = err
             return self._allocate(size, record, _lazy_buffer(size))
+
+    def _pool_thread_record(self) -> _CallRecord:
+        """The record for an allocation on a pool thread (a thread-loop chunk): the call started last.
+
+        A hook called on a thread Python does not know makes a thread state
+        for the call and deletes it on return: 16 KiB mapped and unmapped
+        each time, and the unmapping interrupts every other core (a TLB
+        shootdown). Threads allocating in every chunk ran W2's images 2.2
+        times slower than one thread did. So the first hook on a pool thread
+        takes one more reference to its thread state, which then lives as
+        long as the thread (the pool's threads live as long as the process).
+        """
+        local = self.this_thread
+        if not getattr(local, "pinned", False):
+            ctypes.pythonapi.PyGILState_Ensure()
+            local.pinned = True
+        return self.last_started
 
     def _allocate(self, size: int, record: _CallRecord, buf: np.ndarray | None) -> int:
         """Count ``buf`` (or a pooled or new buffer of ``size`` bytes) toward ``record``; return its address."""

@@ -279,3 +279,32 @@ def test_op_carries_the_users_line():
     text = ta.jit(f).lower(np.zeros((1, 1, 3, 3)), np.zeros((1, 1, 2, 2))).as_text(
         "tad", debug_info=True)
     assert f'test_nn_conv.py":{line}' in text
+
+
+TIGHT = dict(rtol=1e-12, atol=1e-12)
+
+
+def _windows(x, kernel):
+    """``(N, C, OH, OW, KH, KW)``: the stride-1 windows of ``x``."""
+    return np.lib.stride_tricks.sliding_window_view(x, kernel, axis=(2, 3))
+
+
+@pytest.mark.parametrize("batch, channels, structure", [
+    (6, 20, "tad.reused_iteration_buffers"),  # images of 2.2M multiply-adds: three groups of two
+    (5, 40, "tad.independent_iterations"),  # 8.6M: an image a thread
+])
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_images_in_groups_and_on_threads_match_numpy(monkeypatch, batch, channels, structure, threads):
+    from tensorad.passes.lower.host import THREADS_VARIABLE
+    monkeypatch.setenv(THREADS_VARIABLE, threads)
+    x, w = RNG.standard_normal((batch, channels, 24, 24)), RNG.standard_normal((channels, channels, 3, 3))
+    ct = RNG.standard_normal((batch, channels, 24, 24))
+    step = value_and_grads(ta.vjp, ta.jit, conv2d, dict(padding=1))
+    assert structure in step.lower(x, w, ct).as_text("linalg")
+    out, (dx, dw) = step(x, w, ct)
+    padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    np.testing.assert_allclose(out, np.einsum("ncijkl,ockl->noij", _windows(padded, (3, 3)), w), **TIGHT)
+    flipped = w[:, :, ::-1, ::-1]
+    np.testing.assert_allclose(dx, np.einsum("noijkl,ockl->ncij", _windows(np.pad(ct, ((0, 0), (0, 0), (1, 1), (1, 1))),
+                                                                          (3, 3)), flipped), **TIGHT)
+    np.testing.assert_allclose(dw, np.einsum("ncijkl,noij->ockl", _windows(padded, (3, 3)), ct), **TIGHT)

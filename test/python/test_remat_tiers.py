@@ -229,13 +229,16 @@ def test_mincut_floor_on_deep_chains_is_within_ten_percent_of_the_certified_floo
 
 def test_pinning_what_a_cut_plan_recomputes_at_its_peak_lowers_it():
     # The plain cut plan recomputes the skip connection's gradient, with the forward
-    # before it, where it is read; pinning it reaches the certified floor.
+    # before it, where it is read (19% above the certified floor); pinning it and
+    # what the next plans recompute at their peaks comes within 4%, and the descents
+    # of the min-cut tier from there reach the floor.
     module, graph = _unet_graph()
     cuts = bound.stage_cuts(graph)
     floor = bound.lower_bound(graph)
     plain, pinned = mincut.cut_plan(graph, cuts), mincut.pinned_cut_plan(graph, cuts)
-    assert cost.simulate(graph, plain).peak > 1.05 * floor
-    assert cost.simulate(graph, pinned).peak == floor
+    assert cost.simulate(graph, plain).peak > 1.15 * floor
+    assert cost.simulate(graph, pinned).peak <= 1.04 * floor
+    assert mincut.solve(graph, 0).smallest == floor
 
 
 def test_min_cut_stores_what_may_not_run_again_at_any_size():

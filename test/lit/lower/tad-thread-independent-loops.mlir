@@ -1,9 +1,11 @@
 // tad-thread-independent-loops turns an scf.for marked tad.independent_iterations
 // (each iteration writes its own slice of the one tensor it carries) into an
 // scf.forall with that tensor as shared_outs, so that the CPU pipeline runs the
-// iterations on threads. A marked loop of another form is left alone, and so,
-// by default, is one whose iterations each run too little work (min-work loop
-// iterations of linalg ops, 2^25 by default) to pay for a thread.
+// iterations on threads. An iteration may read the slice it writes first (a
+// group of images fills its slice in steps). A marked loop of another form is
+// left alone, and so, by default, is one whose iterations each run too little
+// work (min-work loop iterations of linalg ops, 2^22 by default) to pay for a
+// thread.
 // RUN: autodiff-opt %s --split-input-file --tad-thread-independent-loops=min-work=0 | FileCheck %s
 // RUN: autodiff-opt %s --split-input-file --tad-thread-independent-loops | FileCheck %s --check-prefix=DEFAULT
 
@@ -46,6 +48,36 @@ func.func @reads_carried(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
     %row = tensor.extract_slice %out[0, 0] [1, 8] [1, 1] : tensor<4x8xf32> to tensor<8xf32>
     %put = tensor.insert_slice %row into %out[%i, 0] [1, 8] [1, 1] : tensor<8xf32> into tensor<4x8xf32>
     scf.yield %put : tensor<4x8xf32>
+  } {tad.independent_iterations}
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// Each iteration reads the rows it writes, and writes them row by row: the
+// forall reads them from its shared output.
+// CHECK-LABEL: func.func @fills_its_slice
+// CHECK: %[[R:.*]] = scf.forall (%[[I:.*]]) in (2) shared_outs(%[[OUT:.*]] = %{{.*}}) -> (tensor<4x8xf32>) {
+// CHECK-NEXT: %[[FIRST:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK-NEXT: %[[MINE:.*]] = tensor.extract_slice %[[OUT]][%[[FIRST]], 0] [2, 8] [1, 1]
+// CHECK-NEXT: %[[FILLED:.*]] = scf.for {{.*}} iter_args(%{{.*}} = %[[MINE]])
+// CHECK: scf.forall.in_parallel {
+// CHECK-NEXT: tensor.parallel_insert_slice %[[FILLED]] into %[[OUT]][%[[FIRST]], 0] [2, 8] [1, 1]
+func.func @fills_its_slice(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%out = %x) -> (tensor<4x8xf32>) {
+    %first = arith.muli %i, %c2 : index
+    %mine = tensor.extract_slice %out[%first, 0] [2, 8] [1, 1] : tensor<4x8xf32> to tensor<2x8xf32>
+    %filled = scf.for %j = %c0 to %c2 step %c1 iter_args(%part = %mine) -> (tensor<2x8xf32>) {
+      %row = tensor.extract_slice %part[%j, 0] [1, 8] [1, 1] : tensor<2x8xf32> to tensor<8xf32>
+      %twice = arith.addf %row, %row : tensor<8xf32>
+      %put = tensor.insert_slice %twice into %part[%j, 0] [1, 8] [1, 1] : tensor<8xf32> into tensor<2x8xf32>
+      scf.yield %put : tensor<2x8xf32>
+    }
+    %done = tensor.insert_slice %filled into %out[%first, 0] [2, 8] [1, 1] : tensor<2x8xf32> into tensor<4x8xf32>
+    scf.yield %done : tensor<4x8xf32>
   } {tad.independent_iterations}
   return %r : tensor<4x8xf32>
 }

@@ -1,5 +1,6 @@
-// Stride-1 convolutions lower over flat planes: per image (a loop marked
-// tad.independent_iterations, which the CPU pipeline runs on threads), the
+// Stride-1 convolutions lower over flat planes: per image (in groups of images
+// a loop marked tad.independent_iterations runs, which the CPU pipeline runs on
+// threads; a group's images in a loop marked tad.reused_iteration_buffers), the
 // padded input planes are laid out flat with rows `width` long (the zeros
 // after a row pad it on the right and the next row on the left), so kernel tap
 // (ky, kx) reads one contiguous run of the flat plane shifted by
@@ -10,7 +11,8 @@
 
 // 8 channels: the taps are looped over (no copies of the planes). 5 x 5 data
 // padded by 1: rows of 6, 8 rows (the padded 7 and one the last shifts read),
-// 5 * 6 = 30 flat outputs computed as 32 (whole register tiles).
+// 5 * 6 = 30 flat outputs computed as 32 (whole register tiles). Two images
+// this small are one group.
 // CHECK-DAG: #[[$W:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
 // CHECK-DAG: #[[$X:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
 // CHECK-DAG: #[[$Y:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
@@ -31,7 +33,7 @@
 // CHECK-NEXT: linalg.contract indexing_maps = [#[[$W]], #[[$X]], #[[$Y]]] ins(%[[TAP]], %[[SHIFTED]] : tensor<1x4x8xf32>, tensor<1x8x32xf32>) outs(%[[ACC]] : tensor<1x4x32xf32>)
 // CHECK: %[[CROPPED:.*]] = linalg.generic {indexing_maps = [#[[$CROP]], {{.*}}]{{.*}} outs(%{{.*}} : tensor<1x4x5x5xf32>)
 // CHECK: tensor.insert_slice %[[CROPPED]] into %[[ALL]][%[[N]], 0, 0, 0, 0] [1, 1, 4, 5, 5]
-// CHECK: } {tad.independent_iterations}
+// CHECK: } {tad.reused_iteration_buffers}
 // CHECK: tensor.collapse_shape %[[OUT]] {{.*}} into tensor<2x4x5x5xf32>
 func.func @conv2d(%x: tensor<2x8x5x5xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<2x4x5x5xf32> {
   %y = "tad.conv2d"(%x, %w) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x8x5x5xf32>, tensor<4x8x3x3xf32>) -> tensor<2x4x5x5xf32>
@@ -52,7 +54,7 @@ func.func @conv2d(%x: tensor<2x8x5x5xf32>, %w: tensor<4x8x3x3xf32>) -> tensor<2x
 // CHECK: linalg.copy ins(%{{.*}} : tensor<1x1x32xf32>) outs(%{{.*}} : tensor<1x1x32xf32>)
 // CHECK: linalg.contract {{.*}} : tensor<1x4x9xf32>, tensor<1x9x32xf32>) outs(%{{.*}} : tensor<1x4x32xf32>)
 // CHECK-NOT: linalg.contract
-// CHECK: } {tad.independent_iterations}
+// CHECK: } {tad.reused_iteration_buffers}
 func.func @one_channel(%x: tensor<2x1x5x5xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<2x4x5x5xf32> {
   %y = "tad.conv2d"(%x, %w) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x1x5x5xf32>, tensor<4x1x3x3xf32>) -> tensor<2x4x5x5xf32>
   return %y : tensor<2x4x5x5xf32>
@@ -70,7 +72,7 @@ func.func @one_channel(%x: tensor<2x1x5x5xf32>, %w: tensor<4x1x3x3xf32>) -> tens
 // CHECK: arith.subi %{{.*}}, %[[KY]] : index
 // CHECK: arith.subi %{{.*}}, %[[KX]] : index
 // CHECK: linalg.contract {{.*}} : tensor<1x4x8xf32>, tensor<1x8x32xf32>) outs(%{{.*}} : tensor<1x4x32xf32>)
-// CHECK: } {tad.independent_iterations}
+// CHECK: } {tad.reused_iteration_buffers}
 func.func @conv2d_backward_data(%dy: tensor<2x8x5x5xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<2x4x5x5xf32> {
   %dx = "tad.conv2d_backward_data"(%dy, %w) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x8x5x5xf32>, tensor<8x4x3x3xf32>) -> tensor<2x4x5x5xf32>
   return %dx : tensor<2x4x5x5xf32>
@@ -99,4 +101,25 @@ func.func @conv2d_backward_data(%dy: tensor<2x8x5x5xf32>, %w: tensor<8x4x3x3xf32
 func.func @conv2d_backward_filter(%dy: tensor<2x4x5x5xf32>, %x: tensor<2x8x5x5xf32>) -> tensor<4x8x3x3xf32> {
   %dw = "tad.conv2d_backward_filter"(%dy, %x) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x4x5x5xf32>, tensor<2x8x5x5xf32>) -> tensor<4x8x3x3xf32>
   return %dw : tensor<4x8x3x3xf32>
+}
+
+// -----
+
+// Images of 2.6M multiply-adds: groups of two reach tad-thread-independent-loops'
+// minimum work (4M), so the loop over the two groups is marked for threads, and
+// each group fills its slice of the result with a loop over its images.
+// CHECK-LABEL: func.func @groups
+// CHECK: %[[OUT:.*]] = scf.for %[[G:[a-zA-Z0-9_]+]] = %{{.*}} to %[[TWO:.*]] step %{{.*}} iter_args(%[[ALL:.*]] = %{{.*}}) -> (tensor<4x1x32x16x16xf32>)
+// CHECK: %[[FIRST:.*]] = arith.muli %[[G]], %{{.*}} : index
+// CHECK: %[[SLICE:.*]] = tensor.extract_slice %[[ALL]][%[[FIRST]], 0, 0, 0, 0] [2, 1, 32, 16, 16]
+// CHECK: %[[FILLED:.*]] = scf.for %[[J:[a-zA-Z0-9_]+]] = {{.*}} iter_args(%[[PART:.*]] = %[[SLICE]]) -> (tensor<2x1x32x16x16xf32>)
+// CHECK: %[[IMAGE:.*]] = arith.addi %[[FIRST]], %[[J]] : index
+// CHECK: tensor.extract_slice %{{.*}}[%[[IMAGE]], 0, 0, 0, 0] [1, 1, 32, 16, 16]
+// CHECK: tensor.insert_slice %{{.*}} into %[[PART]][%[[J]], 0, 0, 0, 0] [1, 1, 32, 16, 16]
+// CHECK: } {tad.reused_iteration_buffers}
+// CHECK: tensor.insert_slice %[[FILLED]] into %[[ALL]][%[[FIRST]], 0, 0, 0, 0] [2, 1, 32, 16, 16]
+// CHECK: } {tad.independent_iterations}
+func.func @groups(%x: tensor<4x32x16x16xf32>, %w: tensor<32x32x3x3xf32>) -> tensor<4x32x16x16xf32> {
+  %y = "tad.conv2d"(%x, %w) {dilation = array<i64: 1, 1>, groups = 1 : i64, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>} : (tensor<4x32x16x16xf32>, tensor<32x32x3x3xf32>) -> tensor<4x32x16x16xf32>
+  return %y : tensor<4x32x16x16xf32>
 }
