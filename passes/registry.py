@@ -108,6 +108,8 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
              _P + "lower.donated:return_in_place"),
     PassInfo("tad-thread-independent-loops", "Run the iterations of each scf.for marked "
              "tad.independent_iterations on threads (an scf.forall)", _P + "lower.independent_loops:run"),
+    PassInfo("tad-expand-strided-copies", "Make each memref.copy that the runtime's memrefCopy would run (a "
+             "non-contiguous buffer) a linalg.copy, which becomes a loop nest", _P + "lower.expand_strided_copies:run"),
     PassInfo("tad-hoist-iteration-buffers", "Allocate once, before the loop, the buffers that each iteration of an "
              "scf.for marked tad.reused_iteration_buffers allocates and frees", _P + "lower.hoist_iteration_buffers:run"),
     PassInfo("tad-hoist-invariant-transposes", "Move each transpose of a loop-invariant tensor out of its loops",

@@ -31,6 +31,9 @@ Stages, in order:
    ``tad-return-donated`` returns a donated argument itself, not a copy;
    ``tad-hoist-iteration-buffers`` allocates the buffers of a loop's
    iterations once where the lowering marked it (a group of images);
+   ``tad-expand-strided-copies`` makes a copy from or into a strided
+   buffer a loop nest (the runtime's ``memrefCopy`` copies an element at a
+   time);
 5. ``tad-split-long-functions`` cuts a long function (of kernel calls, or
    of loop nests) into chunk functions that pass values through a frame on
    the stack (code generation of one long function grows faster than its
@@ -102,6 +105,7 @@ _BUFFER_STAGES = (
     "drop-equivalent-buffer-results",
     *DEALLOC_STAGES,
     "tad-hoist-iteration-buffers",
+    "tad-expand-strided-copies",
     "func.func(convert-linalg-to-loops)",
     "scf-forall-to-parallel",
 )

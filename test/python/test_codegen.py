@@ -204,3 +204,36 @@ def test_gelu_gradient_recomputes_its_elementwise_values_instead_of_storing_them
     dh = (dout @ w2.T) * (0.5 * (1 + t) + 0.5 * h * (1 - t ** 2) * c * (1 + 3 * 0.044715 * h ** 2))
     np.testing.assert_allclose(g2, gelu.T @ dout, rtol=1e-12)
     np.testing.assert_allclose(g1, x.T @ dh, rtol=1e-11, atol=1e-13)
+
+
+def _strided_write(x, y):
+    out = x.copy()
+    out[::2, 1::3] = y
+    return out
+
+
+def _max_pool_backward(x, ct):
+    """3x3 windows, stride 2, padding 1: each element gathers the cotangent of the windows whose first maximum it is."""
+    padded = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)), constant_values=-np.inf)
+    grad = np.zeros_like(padded)
+    for i, j in np.ndindex(*ct.shape[2:]):
+        first = padded[:, :, 2 * i:2 * i + 3, 2 * j:2 * j + 3].reshape(*ct.shape[:2], 9).argmax(axis=2)
+        n, c = np.indices(first.shape)
+        grad[n, c, 2 * i + first // 3, 2 * j + first % 3] += ct[:, :, i, j]
+    return grad[:, :, 1:-1, 1:-1]
+
+
+@pytest.mark.parametrize("fn, reference, args", [
+    (lambda x: x[::2, 1::3], lambda x: x[::2, 1::3], (_rand(6, 10, dtype=np.float64),)),
+    (lambda x, y: x.at[::2, 1::3].set(y), _strided_write,
+     (_rand(6, 10, dtype=np.float64), _rand(3, 3, dtype=np.float64))),
+    (lambda x, ct: ta.vjp(lambda x: ta.nn.max_pool2d(x, 3, stride=2, padding=1), x)[1](ct)[0], _max_pool_backward,
+     (_rand(2, 3, 9, 9, dtype=np.float64), _rand(2, 3, 5, 5, dtype=np.float64))),
+], ids=["strided-read", "strided-write", "overlapping-max-pool-backward"])
+def test_copies_of_strided_buffers_are_loops(fn, reference, args):
+    # The runtime's memrefCopy copies one element at a time with a memcpy call:
+    # the max-pool backward's phases spent half of their time in it. Every copy
+    # it would run is a loop nest instead (tad-expand-strided-copies).
+    f = ta.jit(fn)
+    assert "memrefCopy" not in f.lower(*args).as_text("llvm")
+    np.testing.assert_allclose(f(*args), reference(*args), rtol=1e-12, atol=1e-12)
