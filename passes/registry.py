@@ -111,7 +111,8 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
     PassInfo("tad-expand-strided-copies", "Make each memref.copy that the runtime's memrefCopy would run (a "
              "non-contiguous buffer) a linalg.copy, which becomes a loop nest", _P + "lower.expand_strided_copies:run"),
     PassInfo("tad-hoist-iteration-buffers", "Allocate once, before the loop, the buffers that each iteration of an "
-             "scf.for marked tad.reused_iteration_buffers allocates and frees", _P + "lower.hoist_iteration_buffers:run"),
+             "scf.for marked tad.reused_iteration_buffers allocates and frees",
+             _P + "lower.hoist_iteration_buffers:run"),
     PassInfo("tad-hoist-invariant-transposes", "Move each transpose of a loop-invariant tensor out of its loops",
              _P + "lower.hoist_invariant_transposes:run"),
     PassInfo("tad-outline-repeated-kernels", "Move each linalg op that occurs more than once into one "

@@ -846,8 +846,9 @@ def conv2d_scratch_bytes(op: ir.Operation, threads: int = 1) -> int:
     the flat output and the cropped one. A group of several images holds
     all four at once, for the whole group. Groups are in flight one at a
     time unless there are several (``tad-thread-independent-loops`` then
-    runs them on threads: at most ``threads`` at once). A stride-1 filter gradient holds the flat planes
-    of the whole batch, their expanded copies and ``dy`` laid out flat.
+    runs them on threads: at most ``threads`` at once). A stride-1 filter
+    gradient holds the flat planes of the whole batch, their expanded
+    copies and ``dy`` laid out flat.
     Other strides hold the padded data (or data gradient) and, for the
     filter gradient, a channels-last copy of ``dy``.
 

@@ -255,7 +255,8 @@ class Allocator:
 
     def current_record(self) -> _CallRecord:
         """The record of the call that an allocation on this thread belongs to."""
-        # None: a thread-loop chunk on the pool. _alloc repeats this line rather than call here (see _allocate).
+        # None: a thread-loop chunk on the pool. _alloc inlines this line (see _allocate), and on a pool
+        # thread keeps its thread state (_pool_thread_record).
         return getattr(self.this_thread, "record", None) or self.last_started
 
     def _alloc(self, size: int) -> int:
