@@ -6,16 +6,18 @@ derivative rules) is registered here through :data:`family`.
 Lowering
 --------
 
-Every window loop nest runs over ``(n, c, kh, kw, oh, ow)``: while the taps of
-one (n, c) plane sweep it, that plane's output stays in cache, and the
-innermost loop walks an output row contiguously, so LLVM vectorizes it. The
-output positions are split into blocks by whether their windows leave the
+``max_pool2d`` is one elementwise running maximum over the kernel's taps,
+each tap a strided slice of the data padded with -inf (:func:`_tap_slices`:
+with a column stride, the padded columns are first dealt into phases, so
+that every tap reads contiguous columns and the maximum vectorizes; as in
+PyTorch, only a greater value or a NaN replaces it). The other ops run a
+window loop nest over ``(n, c, kh, kw, oh, ow)``: while the taps of one (n, c)
+plane sweep it, that plane's output stays in cache, and the innermost loop
+walks an output row. The output positions are split into blocks by whether their windows leave the
 data (padding, or ceil_mode windows running past it): the inner block reads
 the data in place, and only the thin border blocks read a copy of their few
 rows padded with -inf (max) or 0 (average), so every tap is in bounds.
 
-* ``max_pool2d``: generics keeping the running maximum of each window; as in
-  PyTorch, only a greater value or a NaN replaces it.
 * ``avg_pool2d``: window sums, then a division by the number of elements
   each window counts (a constant of the output's spatial shape).
 * the backward ops *gather*: each data element takes its gradient from the
@@ -339,9 +341,63 @@ def _counts_constant(op: ir.Operation, w: PoolWindow, data: ir.Value, out: ir.Va
 @family.lowering("tad.max_pool2d")
 def _lower_max_pool2d(op):
     x, t = op.operands[0], op.results[0].type
+    w = _window_of(op)
     lowest = linalg.lowest_attr(t.element_type)
-    return _window_reduce(x, _window_of(op), lowest, [linalg.splat(lowest, t)],
-                          lambda a, _k, acc: [arith.select(linalg.greater(a, acc), a, acc)])
+    taps = _tap_slices(x, w, t.shape[2:], lowest)
+    return [linalg.parallel(taps, [range(4)] * len(taps), t, _running_max)]
+
+
+def _running_max(*args) -> ir.Value:
+    """The maximum of a window's taps (all but the last argument, the output's element), in row-major order.
+
+    As in PyTorch, only a greater value or a NaN replaces the running maximum.
+    """
+    best = args[0]
+    for a in args[1:-1]:
+        best = arith.select(linalg.greater(a, best), a, best)
+    return best
+
+
+def _tap_extent(x_type: ir.RankedTensorType, w: PoolWindow, out_hw: Sequence[int]) -> tuple:
+    """Rows and columns of the padded data of :func:`_tap_slices`: every window's, columns a multiple of the stride."""
+    (h, wd), (oh, ow), (top, left) = x_type.shape[2:], out_hw, w.low
+    rows = max(top + h, (oh - 1) * w.strides[0] + (w.kernel[0] - 1) * w.dilation[0] + 1)
+    cols = max(left + wd, (ow - 1) * w.strides[1] + (w.kernel[1] - 1) * w.dilation[1] + 1)
+    return rows, -(-cols // w.strides[1]) * w.strides[1]
+
+
+def _tap_slices(x: ir.Value, w: PoolWindow, out_hw: Sequence[int], fill: ir.Attribute) -> list:
+    """Per tap of the kernel (row-major), the ``(N, C, OH, OW)`` data that the tap reads in every window.
+
+    The data is padded with ``fill`` around every window (the declared
+    padding, and ceil_mode windows that run past it). With a column stride
+    ``s`` > 1, its columns are then dealt into ``s`` phases (column ``q * s
+    + r`` to position ``q`` of phase ``r``): a tap's columns, ``s`` apart in
+    the data, are a contiguous run of one phase, so an elementwise op over
+    the taps vectorizes along the output's columns (a generic over the
+    windows reads columns ``s`` apart, which keeps it scalar).
+    """
+    (n, c, h, wd), (oh, ow) = x.type.shape, out_hw
+    (kh, kw), (sh, sw), (dh, dw), (top, left) = w.kernel, w.strides, w.dilation, w.low
+    rows, cols = _tap_extent(x.type, w, out_hw)
+    padded = _padded(x, (top, left), (rows - top - h, cols - left - wd), fill)
+    element = x.type.element_type
+    tap_type = ir.RankedTensorType.get([n, c, oh, ow], element)
+    if sw == 1:
+        # A tap that reads exactly the data (the centre of a stride-1 "same" pooling) reads x itself:
+        # sliced from the padded copy, canonicalization would fold it into the copy that
+        # bufferization must then keep apart.
+        return [x if (i * dh, j * dw, sh, oh, ow) == (top, left, 1, h, wd) else
+                tensor.ExtractSliceOp(tap_type, padded, **linalg.static_slice_args(
+                    (0, 0, i * dh, j * dw), (n, c, oh, ow), (1, 1, sh, 1))).result
+                for i, j in product(range(kh), range(kw))]
+    # (N, C, rows, cols / s, s) -> (s, N, C, rows, cols / s): a tap's slice drops the leading phase dim.
+    split = tensor.ExpandShapeOp(ir.RankedTensorType.get([n, c, rows, cols // sw, sw], element), padded,
+                                 [[0], [1], [2], [3, 4]], [], [n, c, rows, cols // sw, sw]).result
+    phases = linalg.permuted(split, (4, 0, 1, 2, 3))
+    return [tensor.ExtractSliceOp(tap_type, phases, **linalg.static_slice_args(
+        ((j * dw) % sw, 0, 0, i * dh, (j * dw) // sw), (1, n, c, oh, ow), (1, 1, 1, sh, 1))).result
+        for i, j in product(range(kh), range(kw))]
 
 
 @family.lowering("tad.avg_pool2d")
@@ -374,21 +430,19 @@ def _first_max_taps(x: ir.Value, w: PoolWindow, out_shape) -> ir.Value:
 
     Only a strictly greater value (or the first NaN) replaces the running
     maximum, and the taps run in row-major order, so ties go to the first.
+    One elementwise op over the taps (:func:`_tap_slices`).
     """
-    element = x.type.element_type
     i32 = ir.IntegerType.get_signless(32)
-    lowest = linalg.lowest_attr(element)
-    best = linalg.splat(lowest, ir.RankedTensorType.get(out_shape, element))
-    first = linalg.splat(linalg.zero_attr(i32), ir.RankedTensorType.get(out_shape, i32))
+    taps = _tap_slices(x, w, out_shape[2:], linalg.lowest_attr(x.type.element_type))
 
-    def body(a, _k, best_value, best_tap):
-        take = linalg.greater(a, best_value)
-        kh, kw = linalg.IndexOp(_KH).result, linalg.IndexOp(_KW).result
-        tap = arith.addi(arith.muli(kh, _index(w.kernel[1])), kw)
-        return [arith.select(take, a, best_value),
-                arith.select(take, arith.index_cast(i32, tap), best_tap)]
+    def first_of(*args):
+        best, first = args[0], arith.constant(i32, 0)
+        for k, a in enumerate(args[1:-1], 1):
+            take = linalg.greater(a, best)
+            best, first = arith.select(take, a, best), arith.select(take, arith.constant(i32, k), first)
+        return first
 
-    return _window_reduce(x, w, lowest, [best, first], body)[1]
+    return linalg.parallel(taps, [range(4)] * len(taps), ir.RankedTensorType.get(out_shape, i32), first_of)
 
 
 def _tiled_view(x: ir.Value, w: PoolWindow, out_hw: Sequence[int]) -> Optional[ir.Value]:
@@ -604,6 +658,14 @@ def _padded_blocks_bytes(x_type: ir.RankedTensorType, w: PoolWindow, out_hw: Seq
     return total
 
 
+def _tap_slices_bytes(x_type: ir.RankedTensorType, w: PoolWindow, out_hw: Sequence[int]) -> int:
+    """Bytes of the padded data and its column phases that :func:`_tap_slices` makes (both live at once)."""
+    n, c, h, wd = x_type.shape
+    extent = _tap_extent(x_type, w, out_hw)
+    padded = _allocation([n, c, *extent], x_type) if any(w.low) or extent != (h, wd) else 0
+    return padded + (_allocation([n, c, *extent], x_type) if w.strides[1] > 1 else 0)
+
+
 def _spread_bytes(x_type: ir.RankedTensorType, w: PoolWindow, out_hw: Sequence[int]) -> int:
     """Bytes of the gradient over the windows that :func:`_spread` fills before it takes the data's part."""
     if w.strides == w.kernel and w.dilation == (1, 1):
@@ -625,21 +687,22 @@ def _spread_bytes(x_type: ir.RankedTensorType, w: PoolWindow, out_hw: Sequence[i
 
 @family.scratch("tad.max_pool2d", "tad.avg_pool2d", "tad.max_pool2d_backward", "tad.avg_pool2d_backward")
 def _pool_scratch(op) -> int:
-    # What the lowerings above allocate besides the result: padded blocks of the data,
-    # avg_pool2d's sums, max_pool2d_backward's maxima and first taps, the spread gradient.
+    # What the lowerings above allocate besides the result: the padded data and its phases
+    # (max_pool2d), padded blocks of the data, avg_pool2d's sums, max_pool2d_backward's
+    # maxima and first taps, the spread gradient.
     w = _window_of(op)
     data = op.operands[0] if len(op.operands) == 1 else op.operands[1]
     out_shape = op.results[0].type.shape if len(op.operands) == 1 else op.operands[0].type.shape
     if op.name == "tad.max_pool2d":
-        return _padded_blocks_bytes(data.type, w, out_shape[2:])
+        return _tap_slices_bytes(data.type, w, out_shape[2:])
     if op.name == "tad.avg_pool2d":
         return _padded_blocks_bytes(data.type, w, out_shape[2:]) + allocation_bytes(op.results[0].type)
     spread = _spread_bytes(data.type, w, out_shape[2:])
     if op.name == "tad.avg_pool2d_backward":
         return spread
-    taps = 2 * _allocation(out_shape, data.type)
-    tiled = w.strides == w.kernel and w.dilation == (1, 1) and not any(w.low) and not any(w.high)
-    return spread + taps + (0 if tiled else _padded_blocks_bytes(data.type, w, out_shape[2:]))
+    if w.strides == w.kernel and w.dilation == (1, 1) and not any(w.low) and not any(w.high):
+        return spread + 2 * _allocation(out_shape, data.type)  # _first_max_taps_tiled: the maxima, the first taps
+    return spread + _allocation(out_shape, data.type) + _tap_slices_bytes(data.type, w, out_shape[2:])
 
 
 # --- derivative rules ------------------------------------------------------------

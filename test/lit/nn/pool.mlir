@@ -1,52 +1,43 @@
-// Pooling ops: their lowerings (window loop nests over (n, c, kh, kw, oh, ow),
-// one per block of output positions: the windows of the inner block read the
-// data in place, the border blocks a small copy padded as far as they read;
-// the backward ops gather each data element's gradient from the windows that
-// hold it, without a scatter) and their derivatives (each op's vjp is one op of
-// its partner).
+// Pooling ops: their lowerings (max_pool2d: an elementwise running maximum over
+// the kernel's taps, each a strided slice of the padded data, dealt into phases
+// of the column stride so that every tap reads contiguous columns; the others:
+// window loop nests over (n, c, kh, kw, oh, ow), one per block of output
+// positions: the windows of the inner block read the data in place, the border
+// blocks a small copy padded as far as they read; the backward ops gather each
+// data element's gradient from the windows that hold it, without a scatter) and
+// their derivatives (each op's vjp is one op of its partner).
 // RUN: autodiff-opt %s --split-input-file --tad-lower-to-linalg | FileCheck %s --check-prefix=LOWER
 // RUN: autodiff-opt %s --split-input-file --tad-differentiate --tad-simplify | FileCheck %s --check-prefix=AD
 
-// Output rows and columns split into [0, 1) (windows starting in the padding)
-// and [1, 4) (windows inside the data): four blocks. The corner block's 2 x 2
-// data is copied into a 3 x 3 buffer of -inf (linalg.copy into the slice that
-// insert_slice puts back, so it bufferizes in place); the strips pad one side;
-// the inner block reads a slice of x itself. Each generic reduces over the
-// kernel dims (d2, d3), whose bounds come from an empty kernel-shaped tensor,
-// with the first-NaN-wins comparison of argmax, into its block of the -inf
-// init.
-// LOWER-DAG: #[[$TAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 * 2 + d2, d5 * 2 + d3)>
-// LOWER-DAG: #[[$KERNEL:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d3)>
-// LOWER-DAG: #[[$OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d5)>
+// The 8 x 8 data padded with -inf to the 9 rows the windows read and 10 columns
+// (a multiple of the stride 2), by linalg.copy into the slice that insert_slice
+// puts back (it bufferizes in place); its columns dealt into 2 phases (column
+// 2q + r to phase r, position q); tap (i, j) is rows i, i + 2, ... of phase
+// j mod 2 from column j div 2. One generic takes the running maximum of the
+// nine taps in row-major order, with the first-NaN-wins comparison of argmax.
 // LOWER-LABEL: func.func @max_pool2d
 // LOWER-SAME: (%[[X:.*]]: tensor<1x1x8x8xf32>)
-// LOWER: %[[INIT:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x4x4xf32>)
+// LOWER: %[[FILLED:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x9x10xf32>)
 // LOWER: arith.constant 0xFF800000 : f32
-// LOWER: %[[K:.*]] = tensor.empty() : tensor<3x3xf32>
-// LOWER: %[[CORNER:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [1, 1, 2, 2] [1, 1, 1, 1]
-// LOWER: %[[FILLED:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x3x3xf32>)
-// LOWER: arith.constant 0xFF800000 : f32
-// LOWER: %[[SPOT:.*]] = tensor.extract_slice %[[FILLED]][0, 0, 1, 1] [1, 1, 2, 2] [1, 1, 1, 1]
-// LOWER-NEXT: %[[COPY:.*]] = linalg.copy {{.*}}ins(%[[CORNER]] : tensor<1x1x2x2xf32>) outs(%[[SPOT]] : tensor<1x1x2x2xf32>)
-// LOWER-NEXT: %[[PADDED:.*]] = tensor.insert_slice %[[COPY]] into %[[FILLED]][0, 0, 1, 1] [1, 1, 2, 2] [1, 1, 1, 1]
-// LOWER-NEXT: %[[CORNER_OUT:.*]] = tensor.extract_slice %[[INIT]][0, 0, 0, 0] [1, 1, 1, 1] [1, 1, 1, 1]
-// LOWER-NEXT: linalg.generic {indexing_maps = [#[[$TAP]], #[[$KERNEL]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]} ins(%[[PADDED]], %[[K]] : tensor<1x1x3x3xf32>, tensor<3x3xf32>) outs(%[[CORNER_OUT]] : tensor<1x1x1x1xf32>)
-// LOWER: linalg.copy {{.*}}ins(%{{.*}} : tensor<1x1x2x7xf32>)
-// LOWER: linalg.generic {{.*}} ins(%{{.*}}, %[[K]] : tensor<1x1x3x7xf32>, tensor<3x3xf32>) outs(%{{.*}} : tensor<1x1x1x3xf32>)
-// LOWER: linalg.copy {{.*}}ins(%{{.*}} : tensor<1x1x7x2xf32>)
-// LOWER: linalg.generic {{.*}} ins(%{{.*}}, %[[K]] : tensor<1x1x7x3xf32>, tensor<3x3xf32>) outs(%{{.*}} : tensor<1x1x3x1xf32>)
-// LOWER: %[[STRIPS:.*]] = tensor.insert_slice %{{.*}}[0, 0, 1, 0] [1, 1, 3, 1] [1, 1, 1, 1]
-// LOWER-NEXT: %[[INNER:.*]] = tensor.extract_slice %[[X]][0, 0, 1, 1] [1, 1, 7, 7] [1, 1, 1, 1]
-// LOWER-NEXT: %[[INNER_OUT:.*]] = tensor.extract_slice %[[STRIPS]][0, 0, 1, 1] [1, 1, 3, 3] [1, 1, 1, 1]
-// LOWER-NEXT: %[[R:.*]] = linalg.generic {indexing_maps = [#[[$TAP]], #[[$KERNEL]], #[[$OUT]]], iterator_types = ["parallel", "parallel", "reduction", "reduction", "parallel", "parallel"]} ins(%[[INNER]], %[[K]] : tensor<1x1x7x7xf32>, tensor<3x3xf32>) outs(%[[INNER_OUT]] : tensor<1x1x3x3xf32>)
-// LOWER-NEXT: ^bb0(%[[A:.*]]: f32, %{{.*}}: f32, %[[ACC:.*]]: f32):
-// LOWER-NEXT: %[[GT:.*]] = arith.cmpf ugt, %[[A]], %[[ACC]] : f32
-// LOWER-NEXT: %[[ORD:.*]] = arith.cmpf ord, %[[ACC]], %[[ACC]] : f32
+// LOWER: %[[SPOT:.*]] = tensor.extract_slice %[[FILLED]][0, 0, 1, 1] [1, 1, 8, 8] [1, 1, 1, 1]
+// LOWER-NEXT: %[[COPY:.*]] = linalg.copy ins(%[[X]] : tensor<1x1x8x8xf32>) outs(%[[SPOT]] : tensor<1x1x8x8xf32>)
+// LOWER-NEXT: %[[PADDED:.*]] = tensor.insert_slice %[[COPY]] into %[[FILLED]][0, 0, 1, 1] [1, 1, 8, 8] [1, 1, 1, 1]
+// LOWER-NEXT: %[[SPLIT:.*]] = tensor.expand_shape %[[PADDED]] {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 1, 9, 5, 2]
+// LOWER: %[[PHASES:.*]] = linalg.transpose ins(%[[SPLIT]] : tensor<1x1x9x5x2xf32>) outs(%{{.*}} : tensor<2x1x1x9x5xf32>) permutation = [4, 0, 1, 2, 3]
+// LOWER-NEXT: %[[T0:.*]] = tensor.extract_slice %[[PHASES]][0, 0, 0, 0, 0] [1, 1, 1, 4, 4] [1, 1, 1, 2, 1] : tensor<2x1x1x9x5xf32> to tensor<1x1x4x4xf32>
+// LOWER-NEXT: %[[T1:.*]] = tensor.extract_slice %[[PHASES]][1, 0, 0, 0, 0] [1, 1, 1, 4, 4] [1, 1, 1, 2, 1]
+// LOWER-NEXT: %[[T2:.*]] = tensor.extract_slice %[[PHASES]][0, 0, 0, 0, 1] [1, 1, 1, 4, 4] [1, 1, 1, 2, 1]
+// LOWER-NEXT: %[[T3:.*]] = tensor.extract_slice %[[PHASES]][0, 0, 0, 1, 0] [1, 1, 1, 4, 4] [1, 1, 1, 2, 1]
+// LOWER-COUNT-5: tensor.extract_slice %[[PHASES]]
+// LOWER: %[[R:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[T0]], %[[T1]], %[[T2]], %[[T3]], {{.*}} : {{.*}}) outs(%{{.*}} : tensor<1x1x4x4xf32>)
+// LOWER-NEXT: ^bb0(%[[A0:[^:]*]]: f32, %[[A1:[^:]*]]: f32,
+// LOWER-NEXT: %[[GT:.*]] = arith.cmpf ugt, %[[A1]], %[[A0]] : f32
+// LOWER-NEXT: %[[ORD:.*]] = arith.cmpf ord, %[[A0]], %[[A0]] : f32
 // LOWER-NEXT: %[[TAKE:.*]] = arith.andi %[[GT]], %[[ORD]] : i1
-// LOWER-NEXT: %[[M:.*]] = arith.select %[[TAKE]], %[[A]], %[[ACC]] : f32
-// LOWER-NEXT: linalg.yield %[[M]] : f32
-// LOWER: %[[RESULT:.*]] = tensor.insert_slice %[[R]] into %[[STRIPS]][0, 0, 1, 1] [1, 1, 3, 3] [1, 1, 1, 1]
-// LOWER-NEXT: return %[[RESULT]]
+// LOWER-NEXT: arith.select %[[TAKE]], %[[A1]], %[[A0]] : f32
+// LOWER-COUNT-7: arith.select
+// LOWER-NEXT: linalg.yield
+// LOWER: return %[[R]]
 func.func @max_pool2d(%x: tensor<1x1x8x8xf32>) -> tensor<1x1x4x4xf32> {
   %0 = "tad.max_pool2d"(%x) {pool_size = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>, dilation = array<i64: 1, 1>, ceil_mode = 0} : (tensor<1x1x8x8xf32>) -> tensor<1x1x4x4xf32>
   return %0 : tensor<1x1x4x4xf32>
@@ -54,13 +45,18 @@ func.func @max_pool2d(%x: tensor<1x1x8x8xf32>) -> tensor<1x1x4x4xf32> {
 
 // -----
 
-// Dilation scales the kernel dims in the tap map; without padding or ceil_mode
-// overhang, the input is read as it is.
-// LOWER-DAG: #[[$TAP:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4 + d2 * 2, d5 * 3 + d3 * 2)>
+// Dilation 2 and column stride 3 without padding: the data is read as it is,
+// dealt into 3 phases; tap (i, j) reads rows 2i, 2i + 1, ... (row stride 1) of
+// phase 2j mod 3 from column 2j div 3.
 // LOWER-LABEL: func.func @max_pool2d_dilated
 // LOWER-SAME: (%[[X:.*]]: tensor<1x1x6x9xf64>)
 // LOWER-NOT: tensor.insert_slice
-// LOWER: linalg.generic {indexing_maps = [#[[$TAP]], {{.*}}} ins(%[[X]], %{{.*}} : tensor<1x1x6x9xf64>, tensor<2x2xf64>)
+// LOWER: %[[SPLIT:.*]] = tensor.expand_shape %[[X]] {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 1, 6, 3, 3]
+// LOWER: %[[PHASES:.*]] = linalg.transpose ins(%[[SPLIT]] : tensor<1x1x6x3x3xf64>)
+// LOWER-NEXT: tensor.extract_slice %[[PHASES]][0, 0, 0, 0, 0] [1, 1, 1, 4, 3] [1, 1, 1, 1, 1]
+// LOWER-NEXT: tensor.extract_slice %[[PHASES]][2, 0, 0, 0, 0] [1, 1, 1, 4, 3] [1, 1, 1, 1, 1]
+// LOWER-NEXT: tensor.extract_slice %[[PHASES]][0, 0, 0, 2, 0] [1, 1, 1, 4, 3] [1, 1, 1, 1, 1]
+// LOWER-NEXT: tensor.extract_slice %[[PHASES]][2, 0, 0, 2, 0] [1, 1, 1, 4, 3] [1, 1, 1, 1, 1]
 func.func @max_pool2d_dilated(%x: tensor<1x1x6x9xf64>) -> tensor<1x1x4x3xf64> {
   %0 = "tad.max_pool2d"(%x) {pool_size = array<i64: 2, 2>, strides = array<i64: 1, 3>, padding = array<i64: 0, 0, 0, 0>, dilation = array<i64: 2, 2>, ceil_mode = 0} : (tensor<1x1x6x9xf64>) -> tensor<1x1x4x3xf64>
   return %0 : tensor<1x1x4x3xf64>
@@ -128,8 +124,9 @@ func.func @avg_pool2d_backward(%g: tensor<1x1x3x3xf64>, %x: tensor<1x1x5x5xf64>)
 
 // -----
 
-// First the tap number (kh * 3 + kw) of each window's first maximum, with the
-// comparison of max_pool2d. Then the gradient gathers, per phase of the stride
+// First the tap number (kh * 3 + kw) of each window's first maximum: one
+// elementwise op over the nine taps of max_pool2d (the data padded to 6
+// columns, dealt into 2 phases), with its comparison. Then the gradient gathers, per phase of the stride
 // (rows and columns 2q + r): a row of phase 0 lies in windows q (tap row 0) and
 // q - 1 (tap row 2), so phase (0, 0) sums four selects of output_grad, read
 // shifted from copies padded in front (taps with -1, never a tap number), and
@@ -137,16 +134,15 @@ func.func @avg_pool2d_backward(%g: tensor<1x1x3x3xf64>, %x: tensor<1x1x5x5xf64>)
 // tensor.insert at computed positions.
 // LOWER-LABEL: func.func @max_pool2d_backward
 // LOWER-SAME: (%[[G:.*]]: tensor<1x2x2x2xf32>, %[[X:.*]]: tensor<1x2x5x5xf32>)
-// LOWER: %[[ARGMAX:[0-9]+]]:2 = linalg.generic {{.*}} ins(%[[X]], %{{.*}} : tensor<1x2x5x5xf32>, tensor<3x3xf32>) outs(%{{.*}}, %{{.*}} : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi32>)
+// LOWER: linalg.copy ins(%[[X]] : tensor<1x2x5x5xf32>) outs(%{{.*}} : tensor<1x2x5x5xf32>)
+// LOWER: %[[PHASES:.*]] = linalg.transpose ins(%{{.*}} : tensor<1x2x5x3x2xf32>) outs(%{{.*}} : tensor<2x1x2x5x3xf32>)
+// LOWER-COUNT-9: tensor.extract_slice %[[PHASES]]
+// LOWER: %[[ARGMAX:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x2x2xi32>)
 // LOWER: %[[TAKE:.*]] = arith.andi
-// LOWER-NEXT: %[[KH:.*]] = linalg.index 2 : index
-// LOWER-NEXT: %[[KW:.*]] = linalg.index 3 : index
-// LOWER: %[[ROW:.*]] = arith.muli %[[KH]], %{{.*}} : index
-// LOWER-NEXT: %[[TAP:.*]] = arith.addi %[[ROW]], %[[KW]] : index
-// LOWER: %[[TAP32:.*]] = arith.index_cast %[[TAP]] : index to i32
-// LOWER-NEXT: arith.select %[[TAKE]], %[[TAP32]], %{{.*}} : i32
+// LOWER: arith.select %[[TAKE]], %c1_i32, %c0_i32 : i32
+// LOWER-COUNT-7: arith.select {{.*}} : i32
 // LOWER: linalg.yield %c-1_i32 : i32
-// LOWER: linalg.copy ins(%[[ARGMAX]]#1 : tensor<1x2x2x2xi32>) outs(%{{.*}} : tensor<1x2x2x2xi32>)
+// LOWER: linalg.copy ins(%[[ARGMAX]] : tensor<1x2x2x2xi32>) outs(%{{.*}} : tensor<1x2x2x2xi32>)
 // LOWER: %[[PHASE:.*]] = tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 2, 3, 3] [1, 1, 2, 2] : tensor<1x2x6x6xf32> to tensor<1x2x3x3xf32>
 // LOWER: linalg.generic {{.*}} ins({{.*}} : tensor<1x2x3x3xi32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xi32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xi32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xi32>, tensor<1x2x3x3xf32>) outs(%[[PHASE]] : tensor<1x2x3x3xf32>)
 // LOWER-COUNT-4: arith.select
