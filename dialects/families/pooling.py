@@ -10,23 +10,25 @@ Lowering
 each tap a strided slice of the data padded with -inf (:func:`_tap_slices`:
 with a column stride, the padded columns are first dealt into phases, so
 that every tap reads contiguous columns and the maximum vectorizes; as in
-PyTorch, only a greater value or a NaN replaces it). The other ops run a
-window loop nest over ``(n, c, kh, kw, oh, ow)``: while the taps of one (n, c)
-plane sweep it, that plane's output stays in cache, and the innermost loop
-walks an output row. The output positions are split into blocks by whether their windows leave the
-data (padding, or ceil_mode windows running past it): the inner block reads
-the data in place, and only the thin border blocks read a copy of their few
-rows padded with -inf (max) or 0 (average), so every tap is in bounds.
+PyTorch, only a greater value or a NaN replaces it).
 
 * ``avg_pool2d``: window sums, then a division by the number of elements
-  each window counts (a constant of the output's spatial shape).
+  each window counts (a constant of the output's spatial shape). The sums
+  are window loop nests over ``(n, c, kh, kw, oh, ow)``: while the taps of
+  one (n, c) plane sweep it, that plane's output stays in cache, and the
+  innermost loop walks an output row. The output positions are split into
+  blocks by whether their windows leave the data (padding, or ceil_mode
+  windows running past it): the inner block reads the data in place, and
+  only the thin border blocks read a copy of their few rows padded with 0,
+  so every tap is in bounds.
 * the backward ops *gather*: each data element takes its gradient from the
   windows that hold it, never a scatter or a read-modify-write at computed
   positions (:func:`_spread`). ``avg_pool2d_backward`` gives every tap
   ``output_grad / count``; ``max_pool2d_backward`` first finds the tap
   number (row-major) of each window's first maximum (for windows that tile
   the data, by two vectorized reductions over the data viewed as ``(N, C,
-  OH, KH, OW, KW)``: the maximum, then the least tap holding it), and gives
+  OH, KH, OW, KW)``: the maximum, then the least tap holding it; for others,
+  by one elementwise op over the taps of ``max_pool2d``), and gives
   a tap ``output_grad`` where it is that one, else 0. Windows that tile the
   data (stride = kernel: the usual 2x2 pooling) are one parallel generic
   writing the gradient viewed as ``(N, C, OH, KH, OW, KW)``; overlapping

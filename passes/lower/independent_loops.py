@@ -61,9 +61,6 @@ from ..options import option
 from ..walk import collect, defining_op
 from .loop_nest import loops_of
 
-MARK = INDEPENDENT_ITERATIONS
-
-
 @dataclass(frozen=True)
 class IndependentLoopOptions:
     """The option of ``tad-thread-independent-loops`` (``{min-work=0}`` threads every marked loop)."""
@@ -74,7 +71,7 @@ class IndependentLoopOptions:
 
 def run(op: ir.Operation, pass_, options: IndependentLoopOptions = IndependentLoopOptions()) -> None:
     """Turn every marked ``scf.for`` inside ``op`` that has the expected form and enough work into an ``scf.forall``."""
-    for loop in collect(op, lambda inner: inner.name == "scf.for" and MARK in inner.attributes):
+    for loop in collect(op, lambda inner: inner.name == "scf.for" and INDEPENDENT_ITERATIONS in inner.attributes):
         insert = _yielded_insert(loop)
         if insert is None:
             continue
