@@ -157,8 +157,12 @@ def _picklable(err: BaseException) -> BaseException:
         return RuntimeError(f"{type(err).__name__}: {err}")
 
 
-def _in_child(work: Callable[[Callable[[bytes], None]], Any]) -> tuple[list, Optional[str]]:
+def _in_child(work: Callable[[Callable[[bytes], None]], Any],
+              meanwhile: Optional[Callable[[], None]] = None) -> tuple[list, Optional[str]]:
     """Run ``work(send)`` in a forked child: its frames, and how it died (None if it finished).
+
+    ``meanwhile()`` runs here, on this thread, while the child works: after
+    the fork, so that no thread of it can hold a lock the child inherits.
 
     The child's standard error goes to a temporary file: passed on as it is
     when the child finishes, and boiled down to the assertion's message when
@@ -178,8 +182,12 @@ def _in_child(work: Callable[[Callable[[bytes], None]], Any]) -> tuple[list, Opt
             faulthandler.disable()  # a crash is reported by the parent, not as a Python traceback
             _child_main(write_fd, work)
         os.close(write_fd)
-        frames = list(_read_frames(read_fd))
-        _, status = os.waitpid(pid, 0)
+        try:
+            if meanwhile is not None:
+                meanwhile()
+        finally:  # the child is waited for, whatever meanwhile did
+            frames = list(_read_frames(read_fd))
+            _, status = os.waitpid(pid, 0)
         errors.seek(0)
         text = errors.read().decode(errors="replace")
     if status != 0 or not frames:
@@ -233,7 +241,8 @@ def _bytecode(module: ir.Module) -> bytes:
 
 def run_isolated(module: ir.Module, pipeline, verify_each: bool = True,
                  prepare: Optional[Callable[[ir.Module, str], None]] = None,
-                 stages: Optional[list] = None, results: Optional[PassResults] = None) -> ir.Module:
+                 stages: Optional[list] = None, results: Optional[PassResults] = None,
+                 meanwhile: Optional[Callable[[], None]] = None) -> ir.Module:
     """Run ``pipeline`` on ``module`` in a forked child and return the module it produces.
 
     Parameters
@@ -253,6 +262,9 @@ def run_isolated(module: ir.Module, pipeline, verify_each: bool = True,
     results : PassResults, optional
         Receives what the passes returned (e.g. ``tad-remat``'s report), sent
         back from the child.
+    meanwhile : callable, optional
+        Called here while the child runs the stages (not at all without
+        isolation): work of this process that would otherwise wait for them.
 
     Raises
     ------
@@ -298,7 +310,7 @@ def run_isolated(module: ir.Module, pipeline, verify_each: bool = True,
         return ("done", _bytecode(module), returned)
 
     source = _bytecode(module)
-    frames, died = _in_child(lambda send: pickle.dumps(work(send)))
+    frames, died = _in_child(lambda send: pickle.dumps(work(send)), meanwhile)
     if died is not None:
         raise _locate(source, module.context, stages, verify_each, prepare, died)
     kind, value = pickle.loads(frames[-1])

@@ -41,7 +41,7 @@ from tensorad.passes.registry import PassResults, PassSpec
 from . import baked, compile_cache, dtypes, numpy as _array_methods, tree  # noqa: F401
 from .errors import CompileError, ExportError, TracingError
 from .export import prepare_c_entry
-from .runtime import Executable, donatable_inputs
+from .runtime import Executable, donatable_inputs, prepare_code_generation
 from .tracing import Tracer, TraceState, current_module, trace_function
 
 # Each stage's IR is what the pipelines up to and including it produce. Every
@@ -141,7 +141,10 @@ def run_stages(module: ir.Module, last: str, differentiate: JitDifferentiateOpti
             break
     with COMPILE_LOCK:
         try:
-            return run_isolated(module, "", _verify_each(), prepare=_prepare_stage, stages=stages, results=results)
+            # LLVM sets itself up for the engines while the child runs the stages.
+            meanwhile = prepare_code_generation if last in ("llvm", "nvvm") else None
+            return run_isolated(module, "", _verify_each(), prepare=_prepare_stage, stages=stages, results=results,
+                                meanwhile=meanwhile)
         except ir.MLIRError as err:
             stage = getattr(err, "stage", "?")
             raise CompileError(f"stage '{stage}' failed:\n{_format_mlir_error(err)}") from None

@@ -47,6 +47,18 @@ def test_fork_call_returns_results_and_raises_errors():
         isolation.fork_call(os.abort)
 
 
+def test_meanwhile_runs_here_while_the_child_runs_the_stages(monkeypatch):
+    monkeypatch.setenv("TENSORAD_ISOLATE", "1")
+    ran_in = []
+    module = ir.Module.parse(SOURCE, make_context())
+    result = isolation.run_isolated(module, "func.func(convert-elementwise-to-linalg)",
+                                    meanwhile=lambda: ran_in.append(os.getpid()))
+    assert ran_in == [os.getpid()] and "linalg.generic" in str(result)
+    # What meanwhile raises is raised here, once the child has been waited for.
+    with pytest.raises(ZeroDivisionError):
+        isolation.run_isolated(module, "func.func(convert-elementwise-to-linalg)", meanwhile=lambda: 1 / 0)
+
+
 def test_a_crashing_pass_is_named_with_a_reproducer(aborting_pass):
     module = ir.Module.parse(SOURCE, make_context())
     with pytest.raises(isolation.PassCrash) as info:
