@@ -49,6 +49,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
 from mlir import ir
 
 # Bytes of a tensor and of its allocation (padding included): the records' count,
@@ -94,9 +95,13 @@ class Timeline:
 def simulate(graph, recompute: dict, reads: bool = True) -> Timeline:
     """Run the schedule ``recompute`` (``stage -> nodes``) of ``graph`` on paper.
 
-    Without ``reads``, the timeline's ``reads`` are left empty: a solver's
-    trials need the live bytes only, and walking every read up its chain of
-    views was most of their time.
+    Without ``reads``, the timeline's ``events`` and ``reads`` are left
+    empty: a solver's trials need the live bytes only (a greedy descent on
+    a 12-block transformer simulates thousands of trial schedules).
+
+    Every step is an array operation over all events at once (the solvers
+    call this thousands of times: an op-by-op walk in Python took 16 s of a
+    transformer's budgeted compile).
 
     Examples
     --------
@@ -107,84 +112,116 @@ def simulate(graph, recompute: dict, reads: bool = True) -> Timeline:
     >>> simulate(graph, {16: [0, 1]}).recompute_flops
     2304
     """
-    # A view keeps its buffer alive, and so does a result that may be a view (Node.holds).
-    inputs, alias, sizes, scratch, node_flops = graph.columns
-    n = len(inputs)
-    # Per copy (event): the copy it views, the last event reading it (or a view of it), and the
-    # stages that read it (or a view of it). Only a recomputed copy can be dead (below): the
-    # events reading it are kept, and its own reads count once it is known not to be.
-    events, current, source, read_last, stages_reading = [], [None] * n, [], [], []
-    readers, pending = {}, []
-    for stage in range(n):
-        again = recompute.get(stage)
-        for node in (sorted(again) + [stage]) if again else (stage,):
-            event = len(events)
-            recomputed = node != stage
-            events.append((stage, node, recomputed))
-            copies = [current[i] for i in inputs[node]]
-            for version in copies:
-                if version in readers:
-                    readers[version].append(event)
-                while reads and version is not None:
-                    stages_reading[version].append(stage)
-                    version = source[version]
-            if recomputed:
-                readers[event] = []
-                pending.append((event, copies))
-            else:
-                for version in copies:  # events come in order: this read is the last so far
-                    read_last[version] = event
-            source.append(None if alias[node] is None else current[alias[node]])
-            read_last.append(-1)
-            stages_reading.append([])
-            current[node] = event
-    count = len(events)
-    returned = set()
-    for i in graph.outputs:
-        version = current[i]
-        while version is not None:
-            returned.add(version)
-            if reads:
-                stages_reading[version].append(n)
-            version = source[version]
-    # A recomputed copy that nothing reads (or only such copies) is erased by the rewrite,
-    # readers first. A node's first copy runs at its stage, as every tier and the lower
-    # bound assume; where the rewritten program's lowering fuses or erases it, that
-    # program is checked on its own (tad-remat's REWRITE_ROUNDS).
-    dead = [False] * count
-    for version in reversed(readers):
-        if version not in returned and all(dead[r] for r in readers[version]):
-            dead[version] = True
-    for event, copies in pending:
-        if not dead[event]:
-            for version in copies:
-                if read_last[version] < event:
-                    read_last[version] = event
-    # Each view's last read passed on to the copy it views (made before it), the latest views first.
-    for version in range(count - 1, -1, -1):
-        viewed = source[version]
-        if viewed is not None and read_last[viewed] < read_last[version]:
-            read_last[viewed] = read_last[version]
-    last_read = [max(version, event) for version, event in enumerate(read_last)]
-    for version in returned:
-        last_read[version] = count
-    # A difference array: a copy is live from the event that makes it to its last read.
-    by_event = [0] * (count + 2)
-    for v, (_, node, _) in enumerate(events):
-        size = sizes[node]
-        if size and not dead[v]:
-            by_event[v] += size
-            by_event[last_read[v] + 1] -= size
-    live, total, flops = [], 0, 0
-    for e, (_, node, again) in enumerate(events):
-        total += by_event[e]
-        if dead[e]:
-            live.append(total)
-            continue
-        live.append(total + scratch[node])
-        if again:
-            flops += node_flops[node]
-    return Timeline(events, live, max(live, default=0), flops, stages_reading if reads else [])
+    columns = graph.columns
+    n = len(columns.bytes)
+    node, stage = _events(n, recompute)
+    count = len(node)
+    recomputed = node != stage
+    event = np.arange(count)
+    # Every read: (reading event, node read); the copy read is that node's latest event before it.
+    starts, ends = columns.input_offsets[node], columns.input_offsets[node + 1]
+    widths = ends - starts
+    reader = np.repeat(event, widths)
+    read_node = columns.inputs[np.repeat(starts - np.cumsum(widths) + widths, widths) + np.arange(len(reader))]
+    latest = _latest_before(node, count)
+    version = latest(read_node, reader)
+    ran = version >= 0  # every input runs before its readers; a plan never makes it otherwise
+    reader, version = reader[ran], version[ran]
+    # A view keeps its buffer alive, and so does a result that may be a view (Node.holds):
+    # each copy's source is the latest copy of the node it keeps alive.
+    alias = columns.keeps_alive[node]
+    source = np.full(count, -1)
+    has_source = alias >= 0
+    source[has_source] = latest(alias[has_source], event[has_source])
+    returned = _chains(source, latest(columns.outputs, np.full(len(columns.outputs), count, dtype=np.int64)))
+    # A recomputed copy that nothing reads (or only such copies) is erased by the rewrite.
+    # A node's first copy runs at its stage, as every tier and the lower bound assume; where
+    # the rewritten program's lowering fuses or erases it, that program is checked on its
+    # own (tad-remat's REWRITE_ROUNDS). Readers come after what they read, so the live
+    # copies grow from those that are not candidates to a fixed point.
+    candidate = recomputed.copy()
+    candidate[returned] = False
+    alive = ~candidate
+    while True:
+        has_live_reader = np.zeros(count, dtype=bool)
+        has_live_reader[version[alive[reader]]] = True
+        grown = alive | has_live_reader
+        if np.array_equal(grown, alive):
+            break
+        alive = grown
+    dead = ~alive
+    # A copy lives from the event that makes it to its last read by a live event, or by a
+    # live event reading a view of it.
+    read_last = np.full(count, -1)
+    live_read = alive[reader]
+    np.maximum.at(read_last, version[live_read], reader[live_read])
+    viewing = np.flatnonzero(has_source)
+    while True:  # as many rounds as views are stacked on views
+        before = read_last.copy()
+        np.maximum.at(read_last, source[viewing], read_last[viewing])
+        if np.array_equal(before, read_last):
+            break
+    last_read = np.maximum(event, read_last)
+    last_read[returned] = count
+    sizes = np.where(dead, 0, columns.bytes[node])
+    by_event = np.bincount(event, sizes, count + 2) - np.bincount(last_read + 1, sizes, count + 2)
+    live = np.cumsum(by_event[:count]).astype(np.int64) + np.where(dead, 0, columns.scratch[node])
+    flops = int(columns.flops[node[recomputed & alive]].sum())
+    peak = int(live.max()) if count else 0
+    if not reads:
+        return Timeline([], live.tolist(), peak, flops)
+    # Each read counts for the copy read and every copy it views; a returned copy is read at the end.
+    read_copy, read_stage, order = [version], [stage[reader]], [reader]
+    while True:
+        viewed = source[read_copy[-1]]
+        kept = viewed >= 0
+        if not kept.any():
+            break
+        read_copy.append(viewed[kept])
+        read_stage.append(read_stage[-1][kept])
+        order.append(order[-1][kept])
+    read_copy.append(returned)
+    read_stage.append(np.full(len(returned), n))
+    order.append(np.full(len(returned), count))
+    read_copy, read_stage, order = np.concatenate(read_copy), np.concatenate(read_stage), np.concatenate(order)
+    sort = np.lexsort((order, read_copy))
+    bounds = np.searchsorted(read_copy[sort], event, side="right").tolist()
+    stages_reading = read_stage[sort].tolist()
+    reads_of = [stages_reading[a:b] for a, b in zip([0] + bounds, bounds)]
+    events = list(zip(stage.tolist(), node.tolist(), recomputed.tolist()))
+    return Timeline(events, live.tolist(), peak, flops, reads_of)
+
+
+def _events(n: int, recompute: dict) -> tuple:
+    """``(node, stage)`` of every event in execution order: before stage ``t``, ``recompute[t]`` ascending, then ``t``."""
+    stages = sorted(t for t, nodes in recompute.items() if nodes and 0 <= t < n)
+    again = [sorted(recompute[t]) for t in stages]
+    at = np.repeat(np.array(stages, dtype=np.int64), [len(nodes) for nodes in again])
+    ran = np.arange(n)
+    return np.insert(ran, at, [i for nodes in again for i in nodes]), np.insert(ran, at, at)
+
+
+def _latest_before(node: np.ndarray, count: int):
+    """``latest(nodes, events)``: for each pair, the last event before ``events`` that runs ``nodes`` (-1 if none)."""
+    keys = node * (count + 1) + np.arange(count)
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+
+    def latest(nodes: np.ndarray, events: np.ndarray) -> np.ndarray:
+        at = np.searchsorted(sorted_keys, nodes * (count + 1) + events) - 1
+        found = order[np.maximum(at, 0)]
+        return np.where((at >= 0) & (node[found] == nodes), found, -1)
+
+    return latest
+
+
+def _chains(source: np.ndarray, copies: np.ndarray) -> np.ndarray:
+    """``copies`` and every copy they view, through ``source``, with repeats."""
+    found = [copies[copies >= 0]]
+    while len(found[-1]):
+        viewed = source[found[-1]]
+        found.append(viewed[viewed >= 0])
+    return np.concatenate(found)
 
 
 def without_unread(graph, recompute: dict) -> dict:

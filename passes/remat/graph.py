@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple, Optional
 
+import numpy as np
 from mlir import ir
 from mlir.dialects import func
 
@@ -114,13 +115,20 @@ class Node:
 
 
 class Columns(NamedTuple):
-    """Per node: its inputs, the node a copy of it keeps alive (:meth:`Graph.keeps_alive`), bytes, scratch, FLOPs."""
+    """The nodes' fields that :func:`.cost.simulate` reads, as arrays (one entry per node unless said).
 
-    inputs: list
-    keeps_alive: list
-    bytes: list
-    scratch: list
-    flops: list
+    ``inputs[input_offsets[i]:input_offsets[i + 1]]`` are node ``i``'s inputs;
+    ``keeps_alive`` is :meth:`Graph.keeps_alive` (-1 for none); ``outputs``
+    the returned nodes.
+    """
+
+    input_offsets: np.ndarray
+    inputs: np.ndarray
+    keeps_alive: np.ndarray
+    bytes: np.ndarray
+    scratch: np.ndarray
+    flops: np.ndarray
+    outputs: np.ndarray
 
 
 @dataclass
@@ -166,11 +174,16 @@ class Graph:
 
     @cached_property
     def columns(self) -> "Columns":
-        """The nodes' fields that :func:`.cost.simulate` reads in its loops, as lists (nodes never change)."""
+        """The nodes' fields that :func:`.cost.simulate` reads, as arrays (nodes never change)."""
         nodes = self.nodes
-        return Columns([node.inputs for node in nodes], [self.keeps_alive(i) for i in range(len(nodes))],
-                       [node.bytes for node in nodes], [node.scratch for node in nodes],
-                       [node.flops for node in nodes])
+        alive = [self.keeps_alive(i) for i in range(len(nodes))]
+        return Columns(np.cumsum([0] + [len(node.inputs) for node in nodes]),
+                       np.array([i for node in nodes for i in node.inputs], dtype=np.int64),
+                       np.array([-1 if i is None else i for i in alive], dtype=np.int64),
+                       np.array([node.bytes for node in nodes], dtype=np.int64),
+                       np.array([node.scratch for node in nodes], dtype=np.int64),
+                       np.array([node.flops for node in nodes], dtype=np.int64),
+                       np.array(self.outputs, dtype=np.int64))
 
     def keeps_alive(self, i: int) -> Optional[int]:
         """The node whose buffer a copy of ``i`` keeps alive: a view's buffer, or the input a result may view."""

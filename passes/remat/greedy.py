@@ -27,6 +27,8 @@ Examples
 
 from __future__ import annotations
 
+import bisect
+
 from . import cost
 from .exact import Solution
 
@@ -93,15 +95,29 @@ def region_plan(graph) -> dict:
                    for interior, end in graph.regions))
 
 
-def _revived(graph, timeline, node: int, reader: int) -> set:
+class _Copies:
+    """Where each node's copies are in a timeline, and when each copy is last read: what evictions look up."""
+
+    def __init__(self, timeline):
+        self.versions: dict = {}  # node -> its copies (events), in order
+        for version, (_, i, _) in enumerate(timeline.events):
+            self.versions.setdefault(i, []).append(version)
+        self.stages = [stage for stage, _, _ in timeline.events]
+        self.last_read = [max(reads, default=-1) for reads in timeline.reads]
+
+    def latest_before(self, node: int, stage: int):
+        """The last copy of ``node`` made before ``stage`` (None if there is none)."""
+        versions = self.versions.get(node, ())
+        # Events run in stage order: the copies made before the stage's first event.
+        k = bisect.bisect_left(versions, bisect.bisect_left(self.stages, stage))
+        return versions[k - 1] if k else None
+
+
+def _revived(graph, copies: _Copies, node: int, reader: int) -> set:
     """``node`` and the inputs it needs recomputed with it at ``reader``: those whose copy is dead by then.
 
     Recomputing a node alone would keep its inputs' old copies alive up to ``reader``.
     """
-    latest = {}
-    for version, (stage, i, _) in enumerate(timeline.events):
-        if stage < reader:
-            latest[i] = version
     needed, todo = set(), [node]
     while todo:
         i = todo.pop()
@@ -109,9 +125,9 @@ def _revived(graph, timeline, node: int, reader: int) -> set:
             continue
         needed.add(i)
         for p in graph.nodes[i].inputs:
-            version = latest.get(p)
+            version = copies.latest_before(p, reader)
             if version is not None and graph.nodes[p].recomputable and graph.nodes[p].alias_of is None \
-                    and max(timeline.reads[version], default=-1) < reader:
+                    and copies.last_read[version] < reader:
                 todo.append(p)
     return needed
 
@@ -161,10 +177,11 @@ def solve(graph, budget: int, start: dict | None = None, charge_inputs: bool = T
         peak_stage = timeline.peak_stage()
         best, excess = None, _excess(timeline, budget)
         evictions = sorted(set(_evictions(graph, timeline, peak_stage)), key=lambda e: (-graph.nodes[e[1]].bytes, e))
+        copies = _Copies(timeline)
         for k, (reader, node) in enumerate(evictions):
             if best is not None and k % CANDIDATES == 0:
                 break
-            candidate = _with(recompute, reader, _revived(graph, timeline, node, reader))
+            candidate = _with(recompute, reader, _revived(graph, copies, node, reader))
             trial = cost.simulate(graph, candidate, reads=False)
             gain = excess - _excess(trial, budget)
             if gain > 0:
