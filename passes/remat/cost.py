@@ -72,7 +72,8 @@ class Timeline:
     events : list of (int, int, bool)
         ``(stage, node, recomputed)`` in execution order.
     live : list of int
-        Live bytes while each event runs (its inputs and its result included).
+        Live bytes while each event runs (its inputs and its result included);
+        a numpy array in a timeline simulated without its reads.
     peak : int
         Most live bytes at once: ``max(live)``.
     recompute_flops : int
@@ -96,8 +97,9 @@ def simulate(graph, recompute: dict, reads: bool = True) -> Timeline:
     """Run the schedule ``recompute`` (``stage -> nodes``) of ``graph`` on paper.
 
     Without ``reads``, the timeline's ``events`` and ``reads`` are left
-    empty: a solver's trials need the live bytes only (a greedy descent on
-    a 12-block transformer simulates thousands of trial schedules).
+    empty and its ``live`` is a numpy array: a solver's trials need the live
+    bytes only (a greedy descent on a 12-block transformer simulates
+    thousands of trial schedules).
 
     Every step is an array operation over all events at once (the solvers
     call this thousands of times: an op-by-op walk in Python took 16 s of a
@@ -114,26 +116,23 @@ def simulate(graph, recompute: dict, reads: bool = True) -> Timeline:
     """
     columns = graph.columns
     n = len(columns.bytes)
-    node, stage = _events(n, recompute)
-    count = len(node)
+    events = _Events(n, recompute)
+    node, stage, count = events.node, events.stage, len(events.node)
     recomputed = node != stage
     event = np.arange(count)
     # Every read: (reading event, node read); the copy read is that node's latest event before it.
     starts, ends = columns.input_offsets[node], columns.input_offsets[node + 1]
     widths = ends - starts
     reader = np.repeat(event, widths)
-    read_node = columns.inputs[np.repeat(starts - np.cumsum(widths) + widths, widths) + np.arange(len(reader))]
-    latest = _latest_before(node, count)
-    version = latest(read_node, reader)
-    ran = version >= 0  # every input runs before its readers; a plan never makes it otherwise
-    reader, version = reader[ran], version[ran]
+    version = events.latest(columns.inputs[np.repeat(starts - np.cumsum(widths) + widths, widths)
+                                           + np.arange(len(reader))], reader)
     # A view keeps its buffer alive, and so does a result that may be a view (Node.holds):
     # each copy's source is the latest copy of the node it keeps alive.
     alias = columns.keeps_alive[node]
     source = np.full(count, -1)
     has_source = alias >= 0
-    source[has_source] = latest(alias[has_source], event[has_source])
-    returned = _chains(source, latest(columns.outputs, np.full(len(columns.outputs), count, dtype=np.int64)))
+    source[has_source] = events.latest(alias[has_source], event[has_source])
+    returned = _chains(source, events.latest(columns.outputs, np.full(len(columns.outputs), count)))
     # A recomputed copy that nothing reads (or only such copies) is erased by the rewrite.
     # A node's first copy runs at its stage, as every tier and the lower bound assume; where
     # the rewritten program's lowering fuses or erases it, that program is checked on its
@@ -169,7 +168,7 @@ def simulate(graph, recompute: dict, reads: bool = True) -> Timeline:
     flops = int(columns.flops[node[recomputed & alive]].sum())
     peak = int(live.max()) if count else 0
     if not reads:
-        return Timeline([], live.tolist(), peak, flops)
+        return Timeline([], live, peak, flops)
     # Each read counts for the copy read and every copy it views; a returned copy is read at the end.
     read_copy, read_stage, order = [version], [stage[reader]], [reader]
     while True:
@@ -192,27 +191,47 @@ def simulate(graph, recompute: dict, reads: bool = True) -> Timeline:
     return Timeline(events, live.tolist(), peak, flops, reads_of)
 
 
-def _events(n: int, recompute: dict) -> tuple:
-    """``(node, stage)`` of every event in execution order: before stage ``t``, ``recompute[t]`` ascending, then ``t``."""
-    stages = sorted(t for t, nodes in recompute.items() if nodes and 0 <= t < n)
-    again = [sorted(recompute[t]) for t in stages]
-    at = np.repeat(np.array(stages, dtype=np.int64), [len(nodes) for nodes in again])
-    ran = np.arange(n)
-    return np.insert(ran, at, [i for nodes in again for i in nodes]), np.insert(ran, at, at)
+class _Events:
+    """The events of a schedule in execution order (before stage ``t``, ``recompute[t]`` ascending, then ``t``).
 
+    ``node[e]`` and ``stage[e]`` of each event ``e``; :meth:`latest` finds the
+    copy that a read gets.
+    """
 
-def _latest_before(node: np.ndarray, count: int):
-    """``latest(nodes, events)``: for each pair, the last event before ``events`` that runs ``nodes`` (-1 if none)."""
-    keys = node * (count + 1) + np.arange(count)
-    order = np.argsort(keys, kind="stable")
-    sorted_keys = keys[order]
+    def __init__(self, n: int, recompute: dict):
+        stages = sorted(t for t, nodes in recompute.items() if nodes and 0 <= t < n)
+        again = [sorted(recompute[t]) for t in stages]
+        at = np.repeat(np.array(stages, dtype=np.int64), [len(nodes) for nodes in again])
+        redone = np.array([i for nodes in again for i in nodes], dtype=np.int64)
+        # Stage t's own event comes after the recomputations of stages up to t; the k-th
+        # recomputation after the at[k] stage events before its stage.
+        self.first = np.arange(n) + np.cumsum(np.bincount(at, minlength=n))
+        redone_at = np.arange(len(at)) + at
+        self.node, self.stage = np.empty(n + len(at), dtype=np.int64), np.empty(n + len(at), dtype=np.int64)
+        self.node[self.first] = self.stage[self.first] = np.arange(n)
+        self.node[redone_at], self.stage[redone_at] = redone, at
+        # The recomputed copies by (node, event), to find the latest one before a read.
+        self._keys = redone * (len(self.node) + 1) + redone_at
+        self._order = np.argsort(self._keys)
+        self._keys, self._redone_at = self._keys[self._order], redone_at[self._order]
+        self._redone = np.zeros(n, dtype=bool)
+        self._redone[redone] = True
 
-    def latest(nodes: np.ndarray, events: np.ndarray) -> np.ndarray:
-        at = np.searchsorted(sorted_keys, nodes * (count + 1) + events) - 1
-        found = order[np.maximum(at, 0)]
-        return np.where((at >= 0) & (node[found] == nodes), found, -1)
+    def latest(self, nodes: np.ndarray, before: np.ndarray) -> np.ndarray:
+        """For each pair, the last event before event ``before`` that makes a copy of ``nodes``.
 
-    return latest
+        That is the node's first copy (it runs before every read of it)
+        unless a recomputed copy came after it.
+        """
+        found = self.first[nodes]
+        again = np.flatnonzero(self._redone[nodes])
+        if len(again):
+            wanted = nodes[again]
+            at = np.searchsorted(self._keys, wanted * (len(self.node) + 1) + before[again]) - 1
+            hit = at >= 0
+            hit[hit] = self._keys[at[hit]] // (len(self.node) + 1) == wanted[hit]
+            found[again[hit]] = self._redone_at[at[hit]]
+        return found
 
 
 def _chains(source: np.ndarray, copies: np.ndarray) -> np.ndarray:

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import bisect
 
+import numpy as np
+
 from . import cost
 from .exact import Solution
 
@@ -134,8 +136,9 @@ def _revived(graph, copies: _Copies, node: int, reader: int) -> set:
 
 def _excess(timeline, budget: int) -> int:
     """The live bytes over ``budget``, summed over the events."""
-    over = [live for live in timeline.live if live > budget]
-    return sum(over) - budget * len(over)
+    live = np.asarray(timeline.live)
+    over = live[live > budget]
+    return int(over.sum()) - budget * len(over)
 
 
 def _evictions(graph, timeline, stage: int):
