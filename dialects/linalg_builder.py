@@ -238,6 +238,19 @@ def splat(value: ir.Attribute, result_type: ir.RankedTensorType, sizes: Sequence
     return parallel([], [], result_type, lambda _out: arith.constant(value.type, value), sizes)
 
 
+def zeros_if_empty(op: ir.Operation) -> Optional[list]:
+    """``[zeros of op's one result]`` when an operand or the result has no elements, else None.
+
+    A window op's lowering (convolution, pooling) calls this first: its slices
+    of an empty tensor would be out of bounds, and each element of its result
+    is then an empty sum, or there is none.
+    """
+    if any(0 in value.type.shape for value in (*op.operands, *op.results)):
+        t = op.results[0].type
+        return [splat(zero_attr(t.element_type), t)]
+    return None
+
+
 def index_scalar(dim: int, to: ir.Type) -> ir.Value:
     """The current loop index ``dim`` as a value of type ``to``."""
     i64 = ir.IntegerType.get_signless(64)

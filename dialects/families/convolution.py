@@ -925,6 +925,8 @@ def _conv2d_scratch(op) -> int:
 def _lower_conv2d(op):
     # Loops n, g, y, o, c, x: for one output row the input rows of all channels of
     # the group stay in cache across o, the output row across c.
+    if (empty := linalg.zeros_if_empty(op)) is not None:
+        return empty
     data, weight = op.operands
     win, (n, o, oh, ow) = _Window.of(op), op.results[0].type.shape
     planes = _flat_plan(op)
@@ -945,6 +947,8 @@ def _lower_conv2d(op):
 @family.lowering("tad.conv2d_backward_data")
 def _lower_conv2d_backward_data(op):
     # Loops n, g, y, c, o, x: the forward's, with the roles of c and o exchanged.
+    if (empty := linalg.zeros_if_empty(op)) is not None:
+        return empty
     output_grad, weight = op.operands
     win, (n, c, height, width) = _Window.of(op), op.results[0].type.shape
     planes = _flat_plan(op)
@@ -976,6 +980,8 @@ def _lower_conv2d_backward_filter(op):
     # accumulator), since a reduction loop innermost does not vectorize. Loops g,
     # n, y, c, x, o keep one row of dy and the (c, o) accumulator in cache. The
     # accumulator is (KH, KW, G, C/G, O/G), transposed to OIHW at the end.
+    if (empty := linalg.zeros_if_empty(op)) is not None:
+        return empty
     output_grad, data = op.operands
     win, (o, cg, kh, kw) = _Window.of(op), op.results[0].type.shape
     g = win.groups
@@ -1071,6 +1077,8 @@ def _partial(c: RuleContext, want: str, values: dict, batched: str, shape: tuple
         (axis, window["groups"] if grouped else 1)
         for axis, grouped in (shared[batched], shared[want]))
     prefix = values[batched].shape[:c.nb]
+    if not prod(prefix):  # no batch elements (a Jacobian of an empty result): nothing to fold them into
+        return builder.zeros(prefix + tuple(shape), values[batched].element_type)
     folded = {**values, batched: _fold(values[batched], c.nb, in_axis, in_groups)}
     a, b = (folded[role] for role in roles)
     out_shape = list(shape)

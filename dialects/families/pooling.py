@@ -92,7 +92,7 @@ from ..batching import fold_into_leading
 from ..builder import Val
 from ..derivatives import RuleContext, deflinear
 from ..record import ALLOCATION_PADDING, Family, Trait, allocation_bytes, tensor_bytes
-from ..shapes import TensorSpec, int_attr, window_attrs, window_output_size, rank4, gradient_of, floats, python_attrs
+from ..shapes import TensorSpec, int_attr, window_attrs, window_output_size, rank4, gradient_of, floats, need, python_attrs
 
 family = Family("pooling")
 
@@ -123,6 +123,8 @@ def _pool_output(data: TensorSpec, attrs) -> TensorSpec:
     strides, padding, dilation, kernel = window_attrs(attrs, "pool_size")
     ceil_mode = bool(int_attr(attrs, "ceil_mode"))
     n, c, h, w = data.shape
+    # Windows of padding alone have no maximum (nor, without the padding, an average); PyTorch refuses them too.
+    need(h > 0 and w > 0, f"pooling needs at least one row and one column of data, got {h}x{w}")
     oh = window_output_size(h, kernel[0], strides[0], padding[0], padding[2], dilation[0], ceil_mode)
     ow = window_output_size(w, kernel[1], strides[1], padding[1], padding[3], dilation[1], ceil_mode)
     return TensorSpec((n, c, oh, ow), data.element_type)
@@ -342,6 +344,8 @@ def _counts_constant(op: ir.Operation, w: PoolWindow, data: ir.Value, out: ir.Va
 
 @family.lowering("tad.max_pool2d")
 def _lower_max_pool2d(op):
+    if (empty := linalg.zeros_if_empty(op)) is not None:
+        return empty
     x, t = op.operands[0], op.results[0].type
     w = _window_of(op)
     lowest = linalg.lowest_attr(t.element_type)
@@ -404,6 +408,8 @@ def _tap_slices(x: ir.Value, w: PoolWindow, out_hw: Sequence[int], fill: ir.Attr
 
 @family.lowering("tad.avg_pool2d")
 def _lower_avg_pool2d(op):
+    if (empty := linalg.zeros_if_empty(op)) is not None:
+        return empty
     x, t = op.operands[0], op.results[0].type
     w, zero = _window_of(op), linalg.zero_attr(t.element_type)
     [sums] = _window_reduce(x, w, zero, [linalg.splat(zero, t)],
@@ -415,6 +421,8 @@ def _lower_avg_pool2d(op):
 @family.lowering("tad.avg_pool2d_backward")
 def _lower_avg_pool2d_backward(op):
     # Each tap receives output_grad / count, divided per tap as PyTorch does.
+    if (empty := linalg.zeros_if_empty(op)) is not None:
+        return empty
     g, x = op.operands
     w = _window_of(op)
     counts = _counts_constant(op, w, x, g)
@@ -490,6 +498,8 @@ def _first_max_taps_tiled(tiles: ir.Value, w: PoolWindow) -> ir.Value:
 
 @family.lowering("tad.max_pool2d_backward")
 def _lower_max_pool2d_backward(op):
+    if (empty := linalg.zeros_if_empty(op)) is not None:
+        return empty
     g, x = op.operands
     w = _window_of(op)
     tiled = _tiled_view(x, w, g.type.shape[2:])

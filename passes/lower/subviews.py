@@ -1,13 +1,16 @@
 """``tad-split-rank-reducing-subviews``: name the unit dims a rank-reducing ``memref.subview`` drops.
 
 A rank-reducing subview does not name the dims it drops; upstream works them
-out from the strides (``computeMemRefRankReductionMask``). Where several sizes
-are 1 and the strides are dynamic, every stride compares equal and it drops
-the first unit dims it meets: the subview ``[2, 1, 2, 1, 1, 2] ->
-[2, 1, 2, 1, 2]`` of a fully dynamic layout (a ``scf.if`` result after
-bufferization) drops dim 1 instead of dim 3 or 4, and
+out from the strides (``computeMemRefRankReductionMask``). Where some unit
+dims stay, that goes wrong two ways. With dynamic strides every stride
+compares equal and it drops the first unit dims it meets: the subview
+``[2, 1, 2, 1, 1, 2] -> [2, 1, 2, 1, 2]`` of a fully dynamic layout (a
+``scf.if`` result after bufferization) drops dim 1 instead of dim 3 or 4, and
 ``expand-strided-metadata`` then gives result dim 2 the stride of source dim 3:
-wrong values, no error (jacfwd through ``lax.cond`` then ``lax.scan``).
+wrong values, no error (jacfwd through ``lax.cond`` then ``lax.scan``). With
+static strides it may find no dims to drop and abort the process (an
+assertion in ``SubViewOp::getDroppedDims``): a ``1x1x1x1x1`` tap of a
+max-pooling window, stepping 2 along a unit dim, viewed as ``1x1x1x1``.
 
 This pass makes each such subview keep every dim and views the result as
 its declared type with ``memref.reinterpret_cast``, taking the strides of the
@@ -58,15 +61,12 @@ def _kept_dims(sizes: list, result_shape: list) -> list | None:
 
 
 def _is_ambiguous(op: ir.Operation) -> bool:
-    """Whether upstream may pick the wrong dropped dims of subview ``op``: some unit dims stay, strides are dynamic."""
+    """Whether upstream must choose the dropped dims of subview ``op`` among its unit dims (some of them stay)."""
     source, result = op.operands[0].type, op.results[0].type
     if not isinstance(source, ir.MemRefType) or result.rank == source.rank:
         return False
     unit_dims = sum(1 for size in op.attributes["static_sizes"] if size == 1)
-    if unit_dims == source.rank - result.rank:
-        return False  # every unit dim is dropped: nothing to choose
-    strides, _ = source.get_strides_and_offset()
-    return any(stride == _DYNAMIC for stride in strides)
+    return unit_dims != source.rank - result.rank  # all unit dims dropped: nothing to choose
 
 
 def _split(op: ir.Operation) -> None:
@@ -79,12 +79,10 @@ def _split(op: ir.Operation) -> None:
         return  # not a rank reduction by unit dims: the verifier reports it
     source_strides, _ = op.operands[0].type.get_strides_and_offset()
     reduced_strides, offset = reduced.get_strides_and_offset()
-    full_strides = []
-    for dim, (source_stride, step) in enumerate(zip(source_strides, op.attributes["static_strides"])):
-        if dim in kept:
-            full_strides.append(reduced_strides[kept.index(dim)])
-        else:
-            full_strides.append(_DYNAMIC if _DYNAMIC in (source_stride, step) else source_stride * step)
+    # The full subview has the layout the verifier infers; the view takes the declared strides
+    # (where they differ it is on unit dims, whose strides address nothing).
+    full_strides = [_DYNAMIC if _DYNAMIC in (source_stride, step) else source_stride * step
+                    for source_stride, step in zip(source_strides, op.attributes["static_strides"])]
     result.set_type(ir.MemRefType.get(sizes, reduced.element_type, ir.StridedLayoutAttr.get(offset, full_strides),
                                       reduced.memory_space))
     with ir.InsertionPoint.after(op), op.location:

@@ -308,3 +308,27 @@ def test_images_in_groups_and_on_threads_match_numpy(monkeypatch, batch, channel
     np.testing.assert_allclose(dx, np.einsum("noijkl,ockl->ncij", _windows(np.pad(ct, ((0, 0), (0, 0), (1, 1), (1, 1))),
                                                                           (3, 3)), flipped), **TIGHT)
     np.testing.assert_allclose(dw, np.einsum("ncijkl,noij->ockl", _windows(padded, (3, 3)), ct), **TIGHT)
+
+
+@pytest.mark.parametrize("data_shape, weight_shape", [((0, 2, 4, 4), (3, 2, 2, 2)), ((2, 0, 4, 4), (3, 0, 2, 2)),
+                                                      ((2, 2, 4, 4), (0, 2, 2, 2))])
+def test_convolutions_with_no_elements_are_empty_sums(data_shape, weight_shape):
+    # The fuzzer's finding: no images, channels or filters aborted the compiler (a verifier assertion).
+    rng = np.random.default_rng(0)
+    x, w = rng.standard_normal(data_shape), rng.standard_normal(weight_shape)
+    out_shape = (data_shape[0], weight_shape[0], data_shape[2] - 1, data_shape[3] - 1)
+    np.testing.assert_array_equal(ta.jit(conv2d)(x, w), np.zeros(out_shape))
+    dx, dw = ta.grad(lambda x, w: (conv2d(x, w) ** 2).sum() + (x * x).sum() + (w * w).sum(), argnums=(0, 1))(x, w)
+    np.testing.assert_allclose(dx, 2 * x)
+    np.testing.assert_allclose(dw, 2 * w)
+
+
+def test_jacobians_of_an_empty_result_are_empty():
+    # The fuzzer's finding: the rules folded a batch of no elements into a dim (a division by zero).
+    rng = np.random.default_rng(1)
+    x, w = rng.standard_normal((1, 2, 4, 4)), rng.standard_normal((3, 2, 2, 2))
+    f = lambda x, w: conv2d(x, w)[:, :0]  # noqa: E731
+    for argnum, operand in enumerate((x, w)):
+        jacobian = ta.jacrev(f, argnums=argnum)(x, w)
+        assert jacobian.shape == (1, 0, 3, 3) + operand.shape
+        assert ta.jacfwd(f, argnums=argnum)(x, w).shape == jacobian.shape

@@ -344,3 +344,25 @@ def test_ops_carry_the_users_line():
     line = f.__code__.co_firstlineno + 1
     text = ta.jit(f).lower(np.zeros((1, 1, 4, 4))).as_text("tad", debug_info=True)
     assert f'test_nn_pool.py":{line}' in text
+
+
+@pytest.mark.parametrize("kernel, dilation", [((1, 3), 1), ((1, 2), 2)])
+def test_a_last_window_of_one_tap_per_phase(kernel, dilation):
+    # The fuzzer's finding: with ceil_mode the taps were 1x1x1x1x1 slices stepping along a
+    # unit dim, which upstream's expand-strided-metadata aborted on (tad-split-rank-reducing-subviews).
+    x = np.array([[[[0.3, -0.2, 0.9]]]])
+    f = functools.partial(max_pool2d, kernel_size=kernel, stride=2, dilation=dilation, ceil_mode=True)
+    np.testing.assert_array_equal(ta.jit(f)(x), [[[[0.9]]]])
+    np.testing.assert_array_equal(ta.grad(lambda x: f(x).sum())(x), [[[[0.0, 0.0, 1.0]]]])
+
+
+@pytest.mark.parametrize("pool", [max_pool2d, avg_pool2d])
+def test_pooling_of_no_images_or_channels_is_empty_and_of_no_rows_is_refused(pool):
+    # Fuzzer findings: slices of the empty data were out of bounds (a failed verification).
+    f = functools.partial(pool, kernel_size=(2, 3), stride=1, padding=1)
+    for shape, pooled in (((0, 2, 4, 4), (0, 2, 5, 4)), ((2, 0, 4, 4), (2, 0, 5, 4))):
+        x = np.ones(shape)
+        assert ta.jit(f)(x).shape == pooled
+        assert ta.grad(lambda x: (f(x) ** 2).sum())(x).shape == shape
+    with pytest.raises(TracingError, match="at least one row and one column"):
+        f(tnp.ones((1, 1, 0, 5)))

@@ -74,6 +74,56 @@ def _softmax(x, axis=-1):
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
+def _pool_output(size: int, kernel: int, stride: int, padding: int, dilation: int, ceil_mode: bool) -> int:
+    """Output length of a pooling window along one dim, PyTorch's rule (a last window starts inside the input)."""
+    span = size + 2 * padding - dilation * (kernel - 1) - 1
+    out = (span + (stride - 1 if ceil_mode else 0)) // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + padding:
+        out -= 1
+    if span < 0 or out < 1:
+        raise ValueError("the window does not fit")
+    return out
+
+
+def _windows(x, kernel, stride, padding, dilation, ceil_mode, fill):
+    """``(windows (N, C, OH, OW, KH, KW), fill-padded x)`` of an NCHW array, the edges past it padded with ``fill``."""
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
+    oh = _pool_output(x.shape[2], kh, sh, ph, dh, ceil_mode)
+    ow = _pool_output(x.shape[3], kw, sw, pw, dw, ceil_mode)
+    # Enough padding after each dim for the last (possibly partial) window.
+    high = max(0, (oh - 1) * sh + dh * (kh - 1) + 1 - x.shape[2] - ph)
+    wide = max(0, (ow - 1) * sw + dw * (kw - 1) + 1 - x.shape[3] - pw)
+    padded = np.pad(x, ((0, 0), (0, 0), (ph, high), (pw, wide)), constant_values=fill)
+    rows = (np.arange(oh) * sh)[:, None] + np.arange(kh) * dh
+    cols = (np.arange(ow) * sw)[:, None] + np.arange(kw) * dw
+    return padded[:, :, rows[:, None, :, None], cols[None, :, None, :]]
+
+
+def _pair(v):
+    return tuple(v) if isinstance(v, (tuple, list)) else (v, v)
+
+
+def _conv2d(x, w, stride=1, padding=0, dilation=1, groups=1):
+    windows = _windows(x, w.shape[2:], _pair(stride), _pair(padding), _pair(dilation), False, 0.0)
+    n, c, oh, ow = windows.shape[:4]
+    out_per_group = w.shape[0] // groups
+    parts = [np.einsum("ncyxij,ocij->noyx", windows[:, g * (c // groups):(g + 1) * (c // groups)],
+                       w[g * out_per_group:(g + 1) * out_per_group]) for g in range(groups)]
+    return np.concatenate(parts, axis=1).astype(np.result_type(x, w))
+
+
+def _max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    stride = kernel_size if stride is None else stride
+    windows = _windows(x, _pair(kernel_size), _pair(stride), _pair(padding), _pair(dilation), ceil_mode, -np.inf)
+    return windows.max(axis=(4, 5))
+
+
+def _avg_pool2d(x, kernel_size, stride=None, padding=0):
+    stride = kernel_size if stride is None else stride
+    windows = _windows(x, _pair(kernel_size), _pair(stride), _pair(padding), (1, 1), False, 0.0)
+    return windows.mean(axis=(4, 5)).astype(x.dtype)
+
+
 NUMPY_LAX = types.SimpleNamespace(fori_loop=_fori_loop, scan=_scan, cond=_cond,
                                   while_loop=_while_loop)
 NUMPY_NN = types.SimpleNamespace(
@@ -82,6 +132,9 @@ NUMPY_NN = types.SimpleNamespace(
     logsumexp=_logsumexp,
     softmax=_softmax,
     log_softmax=lambda x, axis=-1: x - _logsumexp(x, axis=axis, keepdims=True),
+    conv2d=_conv2d,
+    max_pool2d=_max_pool2d,
+    avg_pool2d=_avg_pool2d,
 )
 
 
@@ -195,6 +248,8 @@ def _expr(op: str, names: list, shapes: list, p: dict) -> str:
         return f"{a}[{p['i'] % shapes[0][0]}]"
     if op == "astype":
         return f"xp.astype({a}, xp.{p['dtype']})"
+    if op in ("conv2d", "max_pool2d", "avg_pool2d"):
+        return _image_expr(op, a, b, shapes, p)
     if op == "fori_loop":
         return (f"lax.fori_loop(0, {p['n']}, lambda i, c: c * 0.8 + xp.sin(c + 0.1) * 0.3, {a})")
     if op == "scan":
@@ -213,7 +268,33 @@ def _expr(op: str, names: list, shapes: list, p: dict) -> str:
     raise ValueError(f"unknown op {op!r}")
 
 
-ARITY = {**{k: 1 for k in UNARY}, **{k: 2 for k in BINARY}}
+def _image_expr(op: str, a: str, b: str | None, shapes: list, p: dict) -> str:
+    """A convolution or pooling of ``a`` seen as NCHW images (its last two dims the image's)."""
+    shape = shapes[0]
+    if not 2 <= len(shape) <= 4:
+        raise Invalid("an image has 2 to 4 dims")
+    image = tuple([1] * (4 - len(shape)) + list(shape))
+    x = f"xp.reshape({a}, {image!r})"
+    k, stride, padding = p["kernel"], p["stride"], p["padding"]
+    if op == "conv2d":
+        channels = image[1]
+        groups = channels if p["depthwise"] else 1
+        out = channels if p["depthwise"] else p["out"]
+        filters = (out, channels // groups, k[0], k[1])
+        size = int(np.prod(filters))
+        # The filters depend on b through its mean: the filters' gradient is checked too.
+        w = f"(xp.reshape(xp.cos(xp.arange({size}) * 0.7), {filters!r}) * (1.0 + xp.mean({b})))"
+        return (f"nn.conv2d({x}, xp.astype({w}, {a}.dtype), stride={stride}, padding={padding}, "
+                f"dilation={p['dilation']}, groups={groups})")
+    if 2 * padding > min(k):
+        raise Invalid("pooling pads at most half the window")
+    if op == "max_pool2d":  # the ramp keeps maxima apart: the derivative at a tie is a choice
+        return (f"nn.max_pool2d({x} + {_ramp(a, image)}, {k!r}, stride={stride}, padding={padding}, "
+                f"dilation={p['dilation']}, ceil_mode={p['ceil_mode']})")
+    return f"nn.avg_pool2d({x}, {k!r}, stride={stride}, padding={padding})"
+
+
+ARITY = {**{k: 1 for k in UNARY}, **{k: 2 for k in BINARY}, "conv2d": 2}
 
 # The generator's menu: (op, weight).
 MENU = ([(k, 2) for k in UNARY] + [(k, 3) for k in ("add", "subtract", "multiply")]
@@ -222,7 +303,7 @@ MENU = ([(k, 2) for k in UNARY] + [(k, 3) for k in ("add", "subtract", "multiply
            ("softmax", 1), ("log_softmax", 1), ("transpose", 2), ("T", 1), ("ravel", 1),
            ("reshape_reversed", 1), ("expand_dims", 2), ("squeeze", 2), ("broadcast_to", 1),
            ("slice", 3), ("index", 1), ("astype", 2), ("fori_loop", 2), ("scan", 2), ("cond", 2),
-           ("while_loop", 1)])
+           ("while_loop", 1), ("conv2d", 2), ("max_pool2d", 1), ("avg_pool2d", 1)])
 
 
 def _params(op: str, rng: random.Random) -> dict:
@@ -248,6 +329,10 @@ def _params(op: str, rng: random.Random) -> dict:
         return {"dtype": rng.choice(["float32", "float64"])}
     if op in ("fori_loop", "while_loop"):
         return {"n": rng.choice([0, 1, 2, 3])}
+    if op in ("conv2d", "max_pool2d", "avg_pool2d"):
+        return {"kernel": [rng.choice([1, 2, 2, 3]), rng.choice([1, 2, 2, 3])], "stride": rng.choice([1, 1, 2]),
+                "padding": rng.choice([0, 0, 1]), "dilation": rng.choice([1, 1, 2]), "out": rng.choice([1, 2]),
+                "depthwise": rng.random() < 0.25, "ceil_mode": rng.random() < 0.3}
     if op == "scan":
         return {"returns_carry": rng.random() < 0.15, "reverse": rng.random() < 0.3,
                 "part": rng.choice([0, 1, 1])}

@@ -66,19 +66,42 @@ func.func @dynamic_size(%m: memref<1x?x1xf64, strided<[?, ?, ?], offset: ?>>, %n
 
 // -----
 
-// Left alone: static strides tell the dims apart, and a subview that drops
-// every unit dim leaves nothing to choose.
-// CHECK-LABEL: func.func @unambiguous
+// Left alone: a subview that drops every unit dim leaves nothing to choose.
+// CHECK-LABEL: func.func @every_unit_dim_dropped
 // CHECK-NOT: memref.reinterpret_cast
-// CHECK: memref.subview %{{.*}} to memref<2x1x2xf64, strided<[4, 2, 1], offset: ?>>
 // CHECK: memref.subview %{{.*}} to memref<2x2xf64, strided<[?, ?], offset: ?>>
 // CHECK-NOT: memref.reinterpret_cast
 // CHECK: return
-func.func @unambiguous(%m: memref<2x1x2x2xf64>, %d: memref<2x1x2xf64, strided<[?, ?, ?], offset: ?>>, %i: index)
-    -> (memref<2x1x2xf64, strided<[4, 2, 1], offset: ?>>, memref<2x2xf64, strided<[?, ?], offset: ?>>) {
-  %a = memref.subview %m[0, 0, %i, 0] [2, 1, 1, 2] [1, 1, 1, 1]
-      : memref<2x1x2x2xf64> to memref<2x1x2xf64, strided<[4, 2, 1], offset: ?>>
+func.func @every_unit_dim_dropped(%d: memref<2x1x2xf64, strided<[?, ?, ?], offset: ?>>)
+    -> memref<2x2xf64, strided<[?, ?], offset: ?>> {
   %b = memref.subview %d[0, 0, 0] [2, 1, 2] [1, 1, 1]
       : memref<2x1x2xf64, strided<[?, ?, ?], offset: ?>> to memref<2x2xf64, strided<[?, ?], offset: ?>>
-  return %a, %b : memref<2x1x2xf64, strided<[4, 2, 1], offset: ?>>, memref<2x2xf64, strided<[?, ?], offset: ?>>
+  return %b : memref<2x2xf64, strided<[?, ?], offset: ?>>
+}
+
+// -----
+
+// Static strides: the full subview has the layout the verifier infers, the
+// view the declared one (which names source dim 2's stride for the kept unit
+// dim: unit dims' strides address nothing).
+// CHECK-LABEL: func.func @static_unit_dims
+// CHECK: memref.subview %{{.*}}[0, 0, %{{.*}}, 0] [2, 1, 1, 2] [1, 1, 1, 1] : memref<2x1x2x2xf64> to memref<2x1x1x2xf64, strided<[4, 4, 2, 1], offset: ?>>
+// CHECK: memref.reinterpret_cast %{{.*}} sizes: [2, 1, 2], strides: [4, 2, 1]
+func.func @static_unit_dims(%m: memref<2x1x2x2xf64>, %i: index) -> memref<2x1x2xf64, strided<[4, 2, 1], offset: ?>> {
+  %a = memref.subview %m[0, 0, %i, 0] [2, 1, 1, 2] [1, 1, 1, 1]
+      : memref<2x1x2x2xf64> to memref<2x1x2xf64, strided<[4, 2, 1], offset: ?>>
+  return %a : memref<2x1x2xf64, strided<[4, 2, 1], offset: ?>>
+}
+
+// -----
+
+// A max-pooling tap: every size 1, a step of 2 along a unit dim. Upstream
+// finds no dims to drop from these static strides and aborts; split, the
+// view keeps the declared strides and the tap's offset.
+// EXPANDED-LABEL: func.func @unit_tap_with_a_step
+// EXPANDED: memref.reinterpret_cast %{{.*}} to offset: [1], sizes: [1, 1, 1, 1], strides: [2, 2, 2, 4]
+func.func @unit_tap_with_a_step(%m: memref<2x1x1x1x2xf64>) -> memref<1x1x1x1xf64, strided<[2, 2, 2, 4], offset: 1>> {
+  %s = memref.subview %m[0, 0, 0, 0, 1] [1, 1, 1, 1, 1] [1, 1, 1, 2, 1]
+      : memref<2x1x1x1x2xf64> to memref<1x1x1x1xf64, strided<[2, 2, 2, 4], offset: 1>>
+  return %s : memref<1x1x1x1xf64, strided<[2, 2, 2, 4], offset: 1>>
 }
