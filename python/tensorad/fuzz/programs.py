@@ -112,14 +112,21 @@ def _conv2d(x, w, stride=1, padding=0, dilation=1, groups=1):
     return np.concatenate(parts, axis=1).astype(np.result_type(x, w))
 
 
+def _pooled(x):
+    """``x``, which pooling takes only with some rows and columns (windows of padding alone have no maximum)."""
+    if 0 in x.shape[2:]:
+        raise ValueError("pooling needs at least one row and one column")
+    return x
+
+
 def _max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
-    stride = kernel_size if stride is None else stride
+    x, stride = _pooled(x), kernel_size if stride is None else stride
     windows = _windows(x, _pair(kernel_size), _pair(stride), _pair(padding), _pair(dilation), ceil_mode, -np.inf)
     return windows.max(axis=(4, 5))
 
 
 def _avg_pool2d(x, kernel_size, stride=None, padding=0):
-    stride = kernel_size if stride is None else stride
+    x, stride = _pooled(x), kernel_size if stride is None else stride
     windows = _windows(x, _pair(kernel_size), _pair(stride), _pair(padding), (1, 1), False, 0.0)
     return windows.mean(axis=(4, 5)).astype(x.dtype)
 
@@ -278,7 +285,7 @@ def _image_expr(op: str, a: str, b: str | None, shapes: list, p: dict) -> str:
     k, stride, padding = p["kernel"], p["stride"], p["padding"]
     if op == "conv2d":
         channels = image[1]
-        groups = channels if p["depthwise"] else 1
+        groups = channels if p["depthwise"] and channels else 1
         out = channels if p["depthwise"] else p["out"]
         filters = (out, channels // groups, k[0], k[1])
         size = int(np.prod(filters))
