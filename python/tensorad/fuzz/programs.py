@@ -257,6 +257,24 @@ def _expr(op: str, names: list, shapes: list, p: dict) -> str:
         return f"xp.astype({a}, xp.{p['dtype']})"
     if op in ("conv2d", "max_pool2d", "avg_pool2d"):
         return _image_expr(op, a, b, shapes, p)
+    if op in AXIS_OPS:
+        if nd == 0:
+            raise Invalid(f"{op} of a scalar")
+        return AXIS_OPS[op].format(a=a, axis=p["axis"] % nd, ramp=_ramp(a, shapes[0]), shift=p["shift"])
+    if op in MATRIX_OPS:
+        if nd < 2:
+            raise Invalid(f"{op} needs a matrix")
+        n = shapes[0][-1]
+        if op.startswith("linalg") and shapes[0][-2] != n:
+            raise Invalid(f"{op} needs square matrices")
+        return MATRIX_OPS[op].format(a=a, b=b, n=n, k=p["shift"])
+    if op == "take":
+        if nd == 0 or shapes[0][p["axis"] % nd] == 0:
+            raise Invalid("take from an empty axis")
+        size = shapes[0][p["axis"] % nd]
+        return f"xp.take({a}, {[i % size for i in p['indices']]!r}, axis={p['axis'] % nd})"
+    if op == "einsum":
+        return f"xp.einsum({_einsum_spec(shapes, p['keep'])!r}, {a}, {b})"
     if op == "fori_loop":
         return (f"lax.fori_loop(0, {p['n']}, lambda i, c: c * 0.8 + xp.sin(c + 0.1) * 0.3, {a})")
     if op == "scan":
@@ -273,6 +291,50 @@ def _expr(op: str, names: list, shapes: list, p: dict) -> str:
         return (f"lax.while_loop(lambda s: s[0] < {p['n']}, "
                 f"lambda s: (s[0] + 1, s[1] * 0.9 + xp.sin(s[1]) * 0.2), (0, {a}))[1]")
     raise ValueError(f"unknown op {op!r}")
+
+
+# Ops along one axis of their operand ({axis}); {ramp} keeps sorted values apart (ties make the
+# derivative a choice), 1 + 0.3 x keeps products away from zero.
+AXIS_OPS = {
+    "cumsum": "xp.cumsum({a}, axis={axis})",
+    "cumprod": "xp.cumprod(1.0 + 0.3 * {a}, axis={axis})",
+    "prod": "xp.prod(1.0 + 0.3 * {a}, axis={axis})",
+    "flip": "xp.flip({a}, axis={axis})",
+    "roll": "xp.roll({a}, {shift}, axis={axis})",
+    "repeat": "xp.repeat({a}, 2, axis={axis})",
+    "sort": "xp.sort({a} + {ramp}, axis={axis})",
+    "swapaxes": "xp.swapaxes({a}, {axis}, -1)",
+    "tile": "xp.tile({a}, 2)",
+    "pad": "xp.pad({a}, 1)",
+    "norm": "xp.linalg.norm({a} + 0.5)",
+}
+# Ops of the last two dims; the linear algebra on well-conditioned matrices ({a} in [-1, 1) plus 3 I).
+MATRIX_OPS = {
+    "triu": "xp.triu({a}, {k})",
+    "tril": "xp.tril({a}, {k})",
+    "trace": "xp.trace({a})",
+    "diagonal": "xp.diagonal({a}, axis1=-2, axis2=-1)",
+    "linalg_inv": "xp.linalg.inv({a} + 3.0 * xp.eye({n}))",
+    "linalg_det": "xp.linalg.det({a} + 3.0 * xp.eye({n}))",
+    "linalg_slogdet": "xp.linalg.slogdet({a} + 3.0 * xp.eye({n}))[1]",
+    "linalg_solve": "xp.linalg.solve({a} + 3.0 * xp.eye({n}), {b})",
+    "linalg_cholesky": "xp.linalg.cholesky({a} @ xp.swapaxes({a}, -1, -2) + 3.0 * xp.eye({n}))",
+}
+
+
+def _einsum_spec(shapes: list, keep: bool) -> str:
+    """An einsum of two operands: their dims of equal size paired (summed unless ``keep``), the others kept."""
+    a_letters = "abcd"[:len(shapes[0])]
+    b_letters, unused = "", list(range(len(shapes[0])))
+    for k, size in enumerate(shapes[1]):
+        shared = next((i for i in unused if shapes[0][i] == size), None)
+        if shared is None:
+            b_letters += "wxyz"[k]
+        else:
+            unused.remove(shared)
+            b_letters += a_letters[shared]
+    out = [c for c in a_letters + b_letters if (a_letters + b_letters).count(c) == 1 or (keep and c in b_letters)]
+    return f"{a_letters},{b_letters}->{''.join(dict.fromkeys(out))}"
 
 
 def _image_expr(op: str, a: str, b: str | None, shapes: list, p: dict) -> str:
@@ -301,7 +363,7 @@ def _image_expr(op: str, a: str, b: str | None, shapes: list, p: dict) -> str:
     return f"nn.avg_pool2d({x}, {k!r}, stride={stride}, padding={padding})"
 
 
-ARITY = {**{k: 1 for k in UNARY}, **{k: 2 for k in BINARY}, "conv2d": 2}
+ARITY = {**{k: 1 for k in UNARY}, **{k: 2 for k in BINARY}, "conv2d": 2, "linalg_solve": 2, "einsum": 2}
 
 # The generator's menu: (op, weight).
 MENU = ([(k, 2) for k in UNARY] + [(k, 3) for k in ("add", "subtract", "multiply")]
@@ -310,7 +372,8 @@ MENU = ([(k, 2) for k in UNARY] + [(k, 3) for k in ("add", "subtract", "multiply
            ("softmax", 1), ("log_softmax", 1), ("transpose", 2), ("T", 1), ("ravel", 1),
            ("reshape_reversed", 1), ("expand_dims", 2), ("squeeze", 2), ("broadcast_to", 1),
            ("slice", 3), ("index", 1), ("astype", 2), ("fori_loop", 2), ("scan", 2), ("cond", 2),
-           ("while_loop", 1), ("conv2d", 2), ("max_pool2d", 1), ("avg_pool2d", 1)])
+           ("while_loop", 1), ("conv2d", 2), ("max_pool2d", 1), ("avg_pool2d", 1), ("take", 1), ("einsum", 1)]
+        + [(k, 1) for k in (*AXIS_OPS, *MATRIX_OPS)])
 
 
 def _params(op: str, rng: random.Random) -> dict:
@@ -336,6 +399,12 @@ def _params(op: str, rng: random.Random) -> dict:
         return {"dtype": rng.choice(["float32", "float64"])}
     if op in ("fori_loop", "while_loop"):
         return {"n": rng.choice([0, 1, 2, 3])}
+    if op in AXIS_OPS or op in MATRIX_OPS:
+        return {"axis": rng.choice([0, 1, -1]), "shift": rng.choice([-1, 0, 1, 2])}
+    if op == "take":
+        return {"axis": rng.choice([0, 1, -1]), "indices": [rng.randrange(8) for _ in range(rng.choice([1, 2, 3]))]}
+    if op == "einsum":
+        return {"keep": rng.random() < 0.3}
     if op in ("conv2d", "max_pool2d", "avg_pool2d"):
         return {"kernel": [rng.choice([1, 2, 2, 3]), rng.choice([1, 2, 2, 3])], "stride": rng.choice([1, 1, 2]),
                 "padding": rng.choice([0, 0, 1]), "dilation": rng.choice([1, 1, 2]), "out": rng.choice([1, 2]),
