@@ -331,12 +331,18 @@ def flops_of(op: Union[ir.Operation, ir.OpView]) -> int:
     op = op.operation
     if has_trait(op, Trait.VIEW):
         return 0
+    # With a dynamic dim the count is known at run time only (a memory budget refuses such a
+    # function): one FLOP per result element stands in, a dynamic dim counting as 1 as in tensor_bytes.
+    # (An op with regions counts its body, whose ops do the same.)
+    dynamic = not op.regions and any(isinstance(v.type, ir.RankedTensorType) and not v.type.has_static_shape
+                                     for v in (*op.operands, *op.results))
     rec = record_of(op)
-    if rec is not None and rec.flops is not None:
+    if rec is not None and rec.flops is not None and not dynamic:
         return rec.flops(op)
     if op.regions:
         return max(region_flops(r) for r in op.regions)
-    return sum(prod(r.type.shape) if isinstance(r.type, ir.RankedTensorType) else 1 for r in op.results)
+    return sum(prod(1 if ir.ShapedType.is_dynamic_size(n) else n for n in r.type.shape)
+               if isinstance(r.type, ir.RankedTensorType) else 1 for r in op.results)
 
 
 # Bufferization aligns every allocation to 64 bytes, and the lowered code asks
