@@ -260,6 +260,8 @@ def _expr(op: str, names: list, shapes: list, p: dict) -> str:
     if op in AXIS_OPS:
         if nd == 0:
             raise Invalid(f"{op} of a scalar")
+        if op == "norm" and 0 in shapes[0]:  # the norm of no elements is 0, where it has no derivative (NaN, as in JAX)
+            raise Invalid("norm of an empty array")
         return AXIS_OPS[op].format(a=a, axis=p["axis"] % nd, ramp=_ramp(a, shapes[0]), shift=p["shift"])
     if op in MATRIX_OPS:
         if nd < 2:
