@@ -132,7 +132,7 @@ def simulate(graph, recompute: dict, reads: bool = True) -> Timeline:
     source = np.full(count, -1)
     has_source = alias >= 0
     source[has_source] = events.latest(alias[has_source], event[has_source])
-    returned = _chains(source, events.latest(columns.outputs, np.full(len(columns.outputs), count)))
+    [returned] = _chains(source, events.latest(columns.outputs, np.full(len(columns.outputs), count)))
     # A recomputed copy that nothing reads (or only such copies) is erased by the rewrite.
     # A node's first copy runs at its stage, as every tier and the lower bound assume; where
     # the rewritten program's lowering fuses or erases it, that program is checked on its
@@ -170,19 +170,9 @@ def simulate(graph, recompute: dict, reads: bool = True) -> Timeline:
     if not reads:
         return Timeline([], live, peak, flops)
     # Each read counts for the copy read and every copy it views; a returned copy is read at the end.
-    read_copy, read_stage, order = [version], [stage[reader]], [reader]
-    while True:
-        viewed = source[read_copy[-1]]
-        kept = viewed >= 0
-        if not kept.any():
-            break
-        read_copy.append(viewed[kept])
-        read_stage.append(read_stage[-1][kept])
-        order.append(order[-1][kept])
-    read_copy.append(returned)
-    read_stage.append(np.full(len(returned), n))
-    order.append(np.full(len(returned), count))
-    read_copy, read_stage, order = np.concatenate(read_copy), np.concatenate(read_stage), np.concatenate(order)
+    chained = _chains(source, version, stage[reader], reader)
+    at_return = (returned, np.full(len(returned), n), np.full(len(returned), count))
+    read_copy, read_stage, order = (np.concatenate(pair) for pair in zip(chained, at_return))
     sort = np.lexsort((order, read_copy))
     bounds = np.searchsorted(read_copy[sort], event, side="right").tolist()
     stages_reading = read_stage[sort].tolist()
@@ -211,9 +201,10 @@ class _Events:
         self.node[self.first] = self.stage[self.first] = np.arange(n)
         self.node[redone_at], self.stage[redone_at] = redone, at
         # The recomputed copies by (node, event), to find the latest one before a read.
-        self._keys = redone * (len(self.node) + 1) + redone_at
-        self._order = np.argsort(self._keys)
-        self._keys, self._redone_at = self._keys[self._order], redone_at[self._order]
+        self._base = len(self.node) + 1
+        keys = redone * self._base + redone_at
+        order = np.argsort(keys)
+        self._keys, self._redone_at = keys[order], redone_at[order]
         self._redone = np.zeros(n, dtype=bool)
         self._redone[redone] = True
 
@@ -227,20 +218,22 @@ class _Events:
         again = np.flatnonzero(self._redone[nodes])
         if len(again):
             wanted = nodes[again]
-            at = np.searchsorted(self._keys, wanted * (len(self.node) + 1) + before[again]) - 1
+            at = np.searchsorted(self._keys, wanted * self._base + before[again]) - 1
             hit = at >= 0
-            hit[hit] = self._keys[at[hit]] // (len(self.node) + 1) == wanted[hit]
+            hit[hit] = self._keys[at[hit]] // self._base == wanted[hit]
             found[again[hit]] = self._redone_at[at[hit]]
         return found
 
 
-def _chains(source: np.ndarray, copies: np.ndarray) -> np.ndarray:
-    """``copies`` and every copy they view, through ``source``, with repeats."""
-    found = [copies[copies >= 0]]
-    while len(found[-1]):
-        viewed = source[found[-1]]
-        found.append(viewed[viewed >= 0])
-    return np.concatenate(found)
+def _chains(source: np.ndarray, copies: np.ndarray, *along: np.ndarray) -> list:
+    """``[copies and every copy they view through source, *along repeated for each]``, with repeats."""
+    found = [(copies, *along)]
+    while True:
+        kept = found[-1][0] >= 0
+        found[-1] = tuple(column[kept] for column in found[-1])
+        if not len(found[-1][0]):
+            return [np.concatenate(column) for column in zip(*found)]
+        found.append((source[found[-1][0]], *found[-1][1:]))
 
 
 def without_unread(graph, recompute: dict) -> dict:
