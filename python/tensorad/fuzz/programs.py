@@ -86,7 +86,7 @@ def _pool_output(size: int, kernel: int, stride: int, padding: int, dilation: in
 
 
 def _windows(x, kernel, stride, padding, dilation, ceil_mode, fill):
-    """``(windows (N, C, OH, OW, KH, KW), fill-padded x)`` of an NCHW array, the edges past it padded with ``fill``."""
+    """The windows ``(N, C, OH, OW, KH, KW)`` of an NCHW array, read from it padded with ``fill``."""
     (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
     oh = _pool_output(x.shape[2], kh, sh, ph, dh, ceil_mode)
     ow = _pool_output(x.shape[3], kw, sw, pw, dw, ceil_mode)
