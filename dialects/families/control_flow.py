@@ -22,7 +22,7 @@ from mlir.dialects import arith
 
 from .. import builder
 from ..derivatives import RuleContext
-from ..record import Family, Trait, region_flops
+from ..record import Family, Trait, allocation_bytes, region_flops, region_scratch_bytes
 
 family = Family("control_flow")
 
@@ -82,6 +82,19 @@ def _for_flops(op: ir.Operation) -> int:
         bounds.append(ir.IntegerAttr(owner.operation.attributes["value"]).value)
     lower, upper, step = bounds
     return max(0, -(-(upper - lower) // step)) * region_flops(op.regions[0])
+
+
+@family.scratch("scf.for", "scf.while")
+def _loop_scratch(op: ir.Operation) -> int:
+    """What one iteration holds at once, and a second copy of every carried value.
+
+    An iteration's regions allocate what :func:`region_scratch_bytes` counts;
+    a carried value the body still reads when it writes the next one is
+    copied by bufferization, so the carries may be live twice (the loop's
+    results, counted as its own bytes, and the copy).
+    """
+    return sum(region_scratch_bytes(region) for region in op.regions) + \
+        sum(allocation_bytes(result.type) for result in op.results)
 
 
 # ----------------------------------------------------------------------------

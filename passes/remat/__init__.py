@@ -234,11 +234,17 @@ REWRITE_ROUNDS = 8
 
 
 def rewritten_peak(function: ir.Operation, recompute: dict) -> int:
-    """Peak live bytes (:func:`.cost.simulate`) of ``function`` rewritten to run ``recompute``, on a copy."""
+    """Peak live bytes (:func:`.cost.simulate`) of ``function`` rewritten to run ``recompute``, on a copy.
+
+    The larger of the plan's count (every elementwise op a buffer) and the
+    prediction's (what the lowering recomputes in readers keeps its input
+    alive instead, which may be larger: a conversion to a narrower type):
+    a budget this keeps, the report's prediction keeps too.
+    """
     trial = function.clone(ip=ir.InsertionPoint.after(function))
     try:
         apply(build(trial), recompute)
-        return cost.simulate(build(trial), {}).peak
+        return max(cost.simulate(build(trial), {}).peak, cost.simulate(build(trial, recomputes=True), {}).peak)
     finally:
         trial.erase()
 

@@ -129,12 +129,12 @@ def run_program(program: dict, stage=lambda name: None) -> dict:
                           compile_function(source, numpy_namespace(np.float64), NUMPY_LAX, NUMPY_NN),
                           input_values(program), program["seed"], program["modes"], program["nested"],
                           _tolerance(program), stage, eager=program.get("eager", False),
-                          vmap=program.get("vmap"))
+                          vmap=program.get("vmap"), budget_fraction=program.get("budget_fraction"))
 
 
 def check_function(f_ta, f_np, f64_np, xs: list, seed: int, modes=("rev", "fwd"), nested=None,
                    tolerances=(1e-8, 1e-5), stage=lambda name: None, eager: bool = False,
-                   vmap: dict | None = None) -> dict:
+                   vmap: dict | None = None, budget_fraction: float | None = None) -> dict:
     """Check ``f_ta`` (tensorad) against ``f_np`` (numpy) and ``f64_np`` (numpy, all float64) at ``xs``.
 
     ``modes`` picks reverse (``"rev"``: ``<vjp(u), v>`` against finite
@@ -145,6 +145,10 @@ def check_function(f_ta, f_np, f64_np, xs: list, seed: int, modes=("rev", "fwd")
     numpy; ``vmap`` (:func:`tensorad.fuzz.programs.vmap_config`) maps it over
     a batch of inputs (``"vmap"``), and its gradient too when ``vmap["grad"]``
     (``"vmap_grad"``), against a loop of jit (of grad) over the rows.
+    ``budget_fraction`` (with ``"rev"``) compiles the gradient again with a
+    memory budget of that fraction of its store-all peak (``"remat"``):
+    refused with the smallest feasible budget, or the same gradient with a
+    measured peak within the budget and the prediction.
 
     Examples
     --------
@@ -231,9 +235,53 @@ def check_function(f_ta, f_np, f64_np, xs: list, seed: int, modes=("rev", "fwd")
             problem = _vmap_problem(ta.grad(loss, argnums), None, xs, vmap, fwd_tol, rng)
             if problem:
                 return _wrong(check, problem)
+        if budget_fraction is not None and rev is not None:
+            check = "remat"
+            stage(check)
+            problem = _remat_problem(f_ta, xs, u.astype(expected.dtype), rev, budget_fraction, fwd_tol)
+            if problem:
+                return _wrong(check, problem)
     except Exception as err:  # noqa: BLE001 - every exception is judged, none escapes
         return dict(classify_exception(err), check=check)
     return {"status": "ok", "check": None, "message": ""}
+
+
+# CompileError text of a memory budget that no schedule keeps, or that a program cannot be given
+# (shapes known at run time only, as a while loop's tape).
+BUDGET_REFUSAL = re.compile(r"the smallest feasible budget (found )?is|a memory budget needs static shapes")
+
+
+def _remat_problem(f_ta, xs: list, u, want: list, fraction: float, tol: float) -> str | None:
+    """The gradient of ``<f_ta(xs), u>`` under a budget of ``fraction`` of its store-all peak, against ``want``.
+
+    The message of a broken promise (a wrong gradient, a measured peak above
+    the budget or the prediction), or None; a refused budget is none.
+    """
+    import tensorad as ta
+    import tensorad.numpy as tnp
+    from tensorad.errors import CompileError
+
+    loss = lambda *a: tnp.sum(f_ta(*a) * u)  # noqa: E731
+    argnums = tuple(range(len(xs)))
+    store_all = ta.memory_report(ta.grad(loss, argnums), *xs).functions[0]
+    budget = max(1, int(store_all.store_all_peak_bytes * fraction))
+    jitted = ta.jit(ta.grad(loss, argnums), memory_budget=budget)
+    try:
+        report = ta.memory_report(jitted, *xs)
+    except CompileError as err:
+        if BUDGET_REFUSAL.search(str(err)):
+            return None
+        raise
+    got = jitted(*xs)
+    schedule = report.functions[0]
+    where = (f"budget {budget} bytes ({fraction:.0%} of store-all {store_all.store_all_peak_bytes}), "
+             f"tier {schedule.tier}: measured {report.measured_peak_bytes}, predicted {schedule.predicted_peak_bytes}")
+    if report.measured_peak_bytes > budget or report.measured_peak_bytes > schedule.predicted_peak_bytes:
+        return f"peak live bytes above the promise: {where}"
+    for k, (g, w) in enumerate(zip(got, want)):
+        if not close(g, w, tol):
+            return f"gradient {k} is {np.ravel(g)[:6]} under a {where}; without a budget {np.ravel(w)[:6]}"
+    return None
 
 
 def _nested(kind: str, f_ta, xs, vs, u, rng) -> str | None:

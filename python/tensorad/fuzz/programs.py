@@ -518,7 +518,23 @@ def generate(seed: int, max_statements: int = 7) -> dict:
             continue
         program["eager"] = True
         program["vmap"] = vmap_config(seed, n_inputs)
+        program["budget_fraction"] = budget_fraction(seed)
         return program
+
+
+def budget_fraction(seed: int) -> float | None:
+    """The memory budget the ``remat`` check gives a program's gradient, as a fraction of its store-all peak.
+
+    None for half the programs (the check compiles the gradient twice more).
+    Drawn from a generator of its own, as :func:`vmap_config`.
+
+    Examples
+    --------
+    >>> [budget_fraction(seed) for seed in range(8)]
+    [None, None, 0.9, None, 0.7, None, 0.5, 0.7]
+    """
+    rng = random.Random(f"budget{seed}")
+    return rng.choice([0.9, 0.7, 0.5, 0.35]) if rng.random() < 0.5 else None
 
 
 def vmap_config(seed: int, n_inputs: int) -> dict:
