@@ -71,20 +71,38 @@ def _ancestor_in(op: ir.Operation, block: ir.Block):
     return None
 
 
+def _metadata_of(buffer: ir.Value, block: ir.Block):
+    """The ``memref.extract_strided_metadata`` of ``block`` whose base buffer (and nothing else used) is ``buffer``."""
+    owner = buffer.owner
+    if isinstance(owner, ir.Block) or owner.operation.name != "memref.extract_strided_metadata" \
+            or owner.operation.block != block:
+        return None
+    extract = owner.operation
+    return extract if all(not list(r.uses) for r in list(extract.results)[1:]) else None
+
+
 def _free_early_in(block: ir.Block) -> None:
     ops = [op.operation for op in block.operations]
     position = {op: i for i, op in enumerate(ops)}
     for dealloc in [op for op in ops if op.name == "memref.dealloc"]:
+        # Deallocation frees a buffer a region yields (an scf.if's result, of a strided layout) through
+        # its base buffer, at the end of the block: that extraction moves up with the free.
+        extract = _metadata_of(dealloc.operands[0], block)
+        buffer = extract.operands[0] if extract is not None else dealloc.operands[0]
         last = None
-        for alias in _aliases(dealloc.operands[0]):
+        for alias in _aliases(buffer):
             for use in alias.uses:
                 user = _ancestor_in(use.owner, block)
-                if user is None or user == dealloc or user.name == "memref.dealloc":
+                if user is None or user == dealloc or user.name in ("memref.dealloc", "memref.extract_strided_metadata"):
                     continue
                 if last is None or position[user] > position[last]:
                     last = user
-        if last is not None and position[last] < position[dealloc]:
-            dealloc.move_after(last)
+        if last is None or position[last] >= position[extract or dealloc]:
+            continue
+        if extract is not None:
+            extract.move_after(last)
+            last = extract
+        dealloc.move_after(last)
 
 
 def _walk_blocks(op: ir.Operation):
