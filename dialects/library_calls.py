@@ -41,6 +41,8 @@ from mlir import ir
 from mlir.dialects import arith, bufferization, func, memref, scf
 from mlir.dialects import complex as complex_dialect
 
+from .record import Trait, allocation_bytes, has_trait
+
 #: name -> function returning the symbol's address; filled by the op families that call out.
 SYMBOLS: dict[str, Callable[[], int]] = {}
 
@@ -176,6 +178,28 @@ def call_kernel(name: str, operands: Sequence[ir.Value], result_types: Sequence[
     func.CallOp([], ir.FlatSymbolRefAttr.get(name), flat)
     return [bufferization.ToTensorOp(t, b, restrict=True, writable=True).result
             for t, b in updated + list(zip(result_types, outs))]
+
+
+def element_bytes(element_type: ir.Type) -> int:
+    """Bytes of one element of a buffer (a complex number is two of its parts)."""
+    if isinstance(element_type, ir.ComplexType):
+        return 2 * element_bytes(element_type.element_type)
+    return max(1, element_type.width // 8)
+
+
+def kernel_scratch_bytes(op: ir.Operation, buffers: Sequence[tuple]) -> int:
+    """The bytes a kernel of ``op`` may hold besides its results while it runs (remat's scratch rule).
+
+    ``buffers`` are the ``(element type, count)`` of its :meth:`Kernel.buffer`
+    and :meth:`Kernel.workspace` allocations (a workspace's ``most``),
+    allocated as they are, unpadded. An operand that a view makes may be
+    copied besides: ``bufferization.to_buffer`` copies a buffer of another
+    layout than the kernel's flat row-major one.
+    """
+    viewed = [v for v in op.operands if not isinstance(v.owner, ir.Block)
+              and (has_trait(v.owner.operation, Trait.VIEW) or has_trait(v.owner.operation, Trait.MAY_VIEW))]
+    return sum(element_bytes(t) * max(int(count), 1) for t, count in buffers) + \
+        sum(allocation_bytes(v.type) for v in viewed)
 
 
 # ----------------------------------------------------------------------------
@@ -390,12 +414,19 @@ class Kernel:
         for buffer in self._scratch:
             self.store(self.constant(0, buffer.type.element_type), buffer, 0)
 
-    def workspace(self, queries: Sequence[ir.Value], element_type: ir.Type, integer: bool = False) -> tuple:
-        """A workspace as large as the largest answer of the ``queries`` (cells): ``(pointer, pointer to its size)``."""
-        answers = [self.answer(query) for query in queries]
-        count = answers[0]
-        for answer in answers[1:]:
-            count = arith.MaxSIOp(count, answer).result
+    def workspace(self, queries: Sequence[ir.Value], element_type: ir.Type, most: int) -> tuple:
+        """A workspace of ``element_type``: ``(pointer, pointer to its size)``.
+
+        As large as the largest answer of the ``queries`` (cells), and at most
+        ``most`` elements: a size known when compiling, which a memory budget
+        counts (:func:`kernel_scratch_bytes`). ``most`` must be at least what
+        the library documents as the least workspace; a smaller one than it
+        would like only makes it take its unblocked path.
+        """
+        largest = self.answer(queries[0])
+        for query in queries[1:]:
+            largest = arith.MaxSIOp(largest, self.answer(query)).result
+        count = arith.MinSIOp(largest, self.index(most)).result
         size = self.cell(self.i32)
         self.store(arith.IndexCastOp(self.i32, count).result, size, 0)
-        return self.pointer(self.buffer(self.i32 if integer else element_type, count)), self.pointer(size)
+        return self.pointer(self.buffer(element_type, count)), self.pointer(size)

@@ -56,7 +56,7 @@ from mlir.dialects import arith
 from .. import builder
 from ..batching import broadcast_batch, recreate, with_batch
 from ..builder import Val
-from ..library_calls import Kernel, call_kernel, lapack_symbol
+from ..library_calls import Kernel, call_kernel, kernel_scratch_bytes, lapack_symbol
 from ..record import Family, Trait
 from ..shapes import ShapeError, TensorSpec, int_attr, need, python_attrs
 
@@ -340,6 +340,52 @@ def _copy_range(k: Kernel, src, src_at, dst, dst_at, count: int) -> None:
     k.loop(count, lambda i: k.store(k.load(src, k.add(src_at, i)), dst, k.add(dst_at, i)))
 
 
+def _scratch_buffers(op) -> dict:
+    """name -> ``(element type, count)`` of the buffers and workspaces the kernel of ``op`` allocates.
+
+    The lowerings allocate exactly these (:meth:`Kernel.buffer`, and
+    :meth:`Kernel.workspace` with the count as its ``most``), and
+    :func:`_lapack_scratch` counts them. A workspace's ``most`` is LAPACK's
+    documented least size plus 64 elements per row and column (room for a
+    blocked path), so it is also at least the least the routine accepts.
+    """
+    i32 = ir.IntegerType.get_signless(32, op.context)
+    element = op.operands[0].type.element_type
+    real = _real_type(element)
+    _, m, n = _dims(op)
+    count = min(m, n)
+    if op.name == "tad.solve":
+        cols = _dims(op, 1)[2]
+        return {"factors": (element, n * n), "rhs": (element, n * cols), "pivots": (i32, n)}
+    if op.name == "tad.lu":
+        return {"factors": (element, m * n), "pivots": (i32, count)}
+    if op.name == "tad.qr":
+        q_cols = op.results[0].type.shape[-1]
+        width = max(n, q_cols)
+        return {"factors": (element, m * width), "tau": (element, count), "work": (element, 64 * (width + 1))}
+    if op.name == "tad.eigh":
+        complex_ = isinstance(element, ir.ComplexType)
+        least_work = 2 * n + n * n if complex_ else 1 + 6 * n + 2 * n * n  # ?heevd / ?syevd, jobz = V
+        found = {"vectors": (element, n * n), "work": (element, least_work + 64 * n), "iwork": (i32, 3 + 5 * n)}
+        if complex_:
+            found["rwork"] = (real, 1 + 5 * n + 2 * n * n)
+        return found
+    if op.name == "tad.svd":
+        big = max(m, n)
+        found = {"copy": (element, m * n), "iwork": (i32, 8 * count),
+                 # ?gesdd with jobz = S or A (the larger of the formulas LAPACK's versions document)
+                 "work": (element, 4 * count * count + 7 * count + big + 64 * (m + n))}
+        if isinstance(element, ir.ComplexType):  # the real workspace cgesdd/zgesdd's documentation gives
+            found["rwork"] = (real, max(5 * count * count + 5 * count, 2 * big * count + 2 * count * count + count))
+        return found
+    return {}
+
+
+@family.scratch("tad.cholesky", "tad.triangular_solve", "tad.solve", "tad.lu", "tad.qr", "tad.eigh", "tad.svd")
+def _lapack_scratch(op) -> int:
+    return kernel_scratch_bytes(op, list(_scratch_buffers(op).values()))
+
+
 @family.lowering("tad.cholesky")
 def _lower_cholesky(op):
     t = op.operands[0].type
@@ -395,10 +441,10 @@ def _lower_solve(op):
     t = op.operands[0].type
     batch, n, _ = _dims(op)
     _, _, cols = _dims(op, 1)
+    scratch = _scratch_buffers(op)
 
     def body(k, a, b, out):
-        factors, rhs, pivots = k.buffer(t.element_type, n * n), k.buffer(t.element_type, n * cols), \
-            k.buffer(k.i32, n)
+        factors, rhs, pivots = (k.buffer(*scratch[name]) for name in ("factors", "rhs", "pivots"))
         info = k.cell(k.i32)
         size, info_p = k.int32(n), k.pointer(info)
         # Row-major a is column-major aᵀ: its factors solve a x = b with trans = "T".
@@ -439,9 +485,10 @@ def _lower_lu(op):
     t = op.operands[0].type
     batch, m, n = _dims(op)
     count = min(m, n)
+    scratch = _scratch_buffers(op)
 
     def body(k, a, lu_out, pivots_out, permutation_out):
-        factors, pivots = k.buffer(t.element_type, m * n), k.buffer(k.i32, count)
+        factors, pivots = k.buffer(*scratch["factors"]), k.buffer(*scratch["pivots"])
         info_p = k.pointer(k.cell(k.i32))  # info > 0 (an exactly singular u) is no failure
 
         def one(i):
@@ -480,10 +527,10 @@ def _lower_qr(op):
     count = min(m, n)
     q_cols = op.results[0].type.shape[-1]
     r_rows = op.results[1].type.shape[-2]
-    width = max(n, q_cols)
+    scratch = _scratch_buffers(op)
 
     def body(k, a, q_out, r_out):
-        factors, tau = k.buffer(element, m * width), k.buffer(element, count)
+        factors, tau = k.buffer(*scratch["factors"]), k.buffer(*scratch["tau"])
         info, query = k.cell(k.i32), k.cell(element)
         info_p, query_p, ask = k.pointer(info), k.pointer(query), k.int32(-1)
         rows, q_size, reflectors = k.int32(m), k.int32(q_cols), k.int32(count)
@@ -492,7 +539,7 @@ def _lower_qr(op):
         first = k.cell(element)
         k.copy(query, first)
         k.call(orgqr, [rows, q_size, reflectors, k.pointer(factors), rows, k.pointer(tau), query_p, ask, info_p])
-        work, work_size = k.workspace([first, query], element)
+        work, work_size = k.workspace([first, query], *scratch["work"])
 
         def one(i):
             at_q, at_r = k.mul(i, m * q_cols), k.mul(i, r_rows * n)
@@ -517,9 +564,10 @@ def _lower_eigh(op):
     batch, n, _ = _dims(op)
 
     complex_ = isinstance(element, ir.ComplexType)
+    scratch = _scratch_buffers(op)
 
     def body(k, a, v_out, w_out):
-        vectors = k.buffer(element, n * n)
+        vectors = k.buffer(*scratch["vectors"])
         info, query, int_query = k.cell(k.i32), k.cell(element), k.cell(k.i32)
         real_query = k.cell(_real_type(element))
         info_p, ask, size = k.pointer(info), k.int32(-1), k.int32(n)
@@ -531,9 +579,9 @@ def _lower_eigh(op):
                            *iwork, info_p])
 
         call(k.pointer(w_out), (k.pointer(query), ask), (k.pointer(real_query), ask), (k.pointer(int_query), ask))
-        work = k.workspace([query], element)
-        rwork = k.workspace([real_query], _real_type(element)) if complex_ else ()
-        iwork = k.workspace([int_query], element, integer=True)
+        work = k.workspace([query], *scratch["work"])
+        rwork = k.workspace([real_query], *scratch["rwork"]) if complex_ else ()
+        iwork = k.workspace([int_query], *scratch["iwork"])
 
         def one(i):
             at_v, at_w = k.mul(i, n * n), k.mul(i, n)
@@ -556,15 +604,13 @@ def _lower_svd(op):
     batch, m, n = _dims(op)
     count = min(m, n)
     u_cols, vt_rows = op.results[0].type.shape[-1], op.results[2].type.shape[-2]
+    scratch = _scratch_buffers(op)
 
     def body(k, a, u_out, s_out, vt_out):
         # Row-major a is column-major aᵀ = v s uᵀ: LAPACK's u is our vᵀ and its vᵀ our u, as they lie.
-        copy = k.buffer(element, m * n)
-        iwork = k.pointer(k.buffer(k.i32, 8 * count))
-        # cgesdd/zgesdd take a real workspace too, of the size their documentation gives.
-        rwork = [k.pointer(k.buffer(_real_type(element), max(5 * count * count + 5 * count,
-                                                              2 * max(m, n) * count + 2 * count * count + count)))] \
-            if isinstance(element, ir.ComplexType) else []
+        copy = k.buffer(*scratch["copy"])
+        iwork = k.pointer(k.buffer(*scratch["iwork"]))
+        rwork = [k.pointer(k.buffer(*scratch["rwork"]))] if "rwork" in scratch else []
         info, query = k.cell(k.i32), k.cell(element)
         info_p, jobz = k.pointer(info), k.char("A" if full else "S")
         rows, cols, ld_u = k.int32(n), k.int32(m), k.int32(u_cols)
@@ -576,7 +622,7 @@ def _lower_svd(op):
                            ld_u, work, work_size, *rwork, iwork, info_p])
 
         call(0, k.pointer(query), k.int32(-1))
-        work, work_size = k.workspace([query], element)
+        work, work_size = k.workspace([query], *scratch["work"])
 
         def one(i):
             _copy_range(k, a, k.mul(i, m * n), copy, 0, m * n)
