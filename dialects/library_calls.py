@@ -41,7 +41,7 @@ from mlir import ir
 from mlir.dialects import arith, bufferization, func, memref, scf
 from mlir.dialects import complex as complex_dialect
 
-from .record import Trait, allocation_bytes, has_trait
+from .record import Trait, allocation_bytes, element_bytes, has_trait
 
 #: name -> function returning the symbol's address; filled by the op families that call out.
 SYMBOLS: dict[str, Callable[[], int]] = {}
@@ -178,13 +178,6 @@ def call_kernel(name: str, operands: Sequence[ir.Value], result_types: Sequence[
     func.CallOp([], ir.FlatSymbolRefAttr.get(name), flat)
     return [bufferization.ToTensorOp(t, b, restrict=True, writable=True).result
             for t, b in updated + list(zip(result_types, outs))]
-
-
-def element_bytes(element_type: ir.Type) -> int:
-    """Bytes of one element of a buffer (a complex number is two of its parts)."""
-    if isinstance(element_type, ir.ComplexType):
-        return 2 * element_bytes(element_type.element_type)
-    return max(1, element_type.width // 8)
 
 
 def kernel_scratch_bytes(op: ir.Operation, buffers: Sequence[tuple]) -> int:

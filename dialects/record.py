@@ -373,15 +373,22 @@ def tensor_bytes(t: ir.Type) -> int:
     Examples
     --------
     >>> with ir.Context(), ir.Location.unknown():
-    ...     tensor_bytes(ir.RankedTensorType.get([2, 3], ir.F32Type.get()))
-    24
+    ...     f32 = ir.F32Type.get()
+    ...     tensor_bytes(ir.RankedTensorType.get([2, 3], f32)), tensor_bytes(ir.RankedTensorType.get([2], ir.ComplexType.get(f32)))
+    (24, 16)
     """
     if not isinstance(t, ir.RankedTensorType):
         return 0
-    element = t.element_type
+    return prod(1 if ir.ShapedType.is_dynamic_size(n) else n for n in t.shape) * element_bytes(t.element_type)
+
+
+def element_bytes(element: ir.Type) -> int:
+    """Bytes of one element: ``i1`` a byte, a complex number its two parts, an index 8."""
+    if isinstance(element, ir.ComplexType):
+        return 2 * element_bytes(element.element_type)
     width = element.width if isinstance(element, ir.IntegerType) else \
         ir.FloatType(element).width if isinstance(element, ir.FloatType) else 64
-    return prod(1 if ir.ShapedType.is_dynamic_size(n) else n for n in t.shape) * max(1, width // 8)
+    return max(1, width // 8)
 
 
 def allocation_bytes(t: ir.Type) -> int:
@@ -458,7 +465,7 @@ def region_scratch_bytes(region: ir.Region) -> int:
     ...   return %r : tensor<4xf64>
     ... }''', make_context())
     >>> loop = m.body.operations[0].regions[0].blocks[0].operations[3]
-    >>> scratch_bytes_of(loop)  # sin and the product live at once: 2 x (32 + 64)
+    >>> region_scratch_bytes(loop.regions[0])  # sin and the product live at once: 2 x (32 + 64)
     192
     """
     peak = 0

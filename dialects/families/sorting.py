@@ -53,7 +53,7 @@ from mlir.dialects import arith, scf, tensor
 
 from .. import builder
 from .. import linalg_builder as linalg
-from ..record import Family, Trait
+from ..record import Family, Trait, allocation_bytes
 from ..shapes import TensorSpec, int_attr, need, python_attrs, same_element_type
 
 family = Family("sorting")
@@ -197,20 +197,35 @@ def _merge_pass(keys: ir.Value, positions: ir.Value, width: ir.Value, src: ir.Va
     return _loop(_index(0), end, arith.addi(width, width), [keys, positions], run)
 
 
+def _argsort_scratch_types(op) -> list:
+    """The tensors the lowering of ``tad.argsort`` makes besides its result: ``0..n-1``, and when
+    there is anything to order the ``2 x n`` keys and positions."""
+    t, element = op.results[0].type, op.operands[0].type.element_type
+    n, rows = t.shape[-1], prod(t.shape[:-1])
+    with op.location:
+        counting = ir.RankedTensorType.get([1, n], t.element_type)
+        if n <= 1 or rows == 0:
+            return [counting]
+        return [counting, ir.RankedTensorType.get([2, n], element), ir.RankedTensorType.get([2, n], t.element_type)]
+
+
+@family.scratch("tad.argsort")
+def _argsort_scratch(op) -> int:
+    return sum(allocation_bytes(t) for t in _argsort_scratch_types(op))
+
+
 @family.lowering("tad.argsort")
 def _lower_argsort(op):
     x, t = op.operands[0], op.results[0].type
     descending = bool(python_attrs(op)["descending"].value)
     n, rows = t.shape[-1], prod(t.shape[:-1])
-    counting = linalg.parallel([], [], ir.RankedTensorType.get([1, n], t.element_type),
-                               lambda _out: linalg.index_scalar(1, t.element_type))
-    if n <= 1 or rows == 0:  # nothing to order: every row is 0, 1, ..., n - 1
+    counting_type, *merging = _argsort_scratch_types(op)
+    counting = linalg.parallel([], [], counting_type, lambda _out: linalg.index_scalar(1, t.element_type))
+    if not merging:  # nothing to order: every row is 0, 1, ..., n - 1
         return [linalg.parallel([counting], [[None, x.type.rank - 1]], t, lambda i, _out: i)]
     passes = (n - 1).bit_length()  # merges of runs of 1, 2, 4, ... until one run is the row
-    element = x.type.element_type
     x_rows = _rows(x, rows)
-    keys = tensor.EmptyOp([2, n], element).result
-    positions = tensor.EmptyOp([2, n], t.element_type).result
+    keys, positions = (tensor.EmptyOp(m.shape, m.element_type).result for m in merging)
     result = tensor.EmptyOp([rows, n], t.element_type).result
 
     def sort_row(r, keys, positions, result):
