@@ -21,7 +21,7 @@ import warnings
 
 import numpy as np
 
-from .programs import NUMPY_LAX, NUMPY_NN, input_values, numpy_namespace, render
+from .programs import NUMPY_LAX, NUMPY_NN, input_values, no_checkpoint, numpy_namespace, render
 
 FD_STEP = 1e-5
 # A message of one of these shapes is a compiler bug whatever the exception type.
@@ -88,20 +88,37 @@ def _same_scalar(a: float, b: float, scale: float, tol: float) -> bool:
     return bool(np.isfinite(a)) and abs(a - b) <= tol * (1.0 + scale)
 
 
-def compile_function(source: str, xp, lax, nn):
-    """The function ``f`` of ``source`` with ``xp``, ``lax`` and ``nn`` as its globals."""
-    env = {"xp": xp, "lax": lax, "nn": nn}
+def compile_function(source: str, xp, lax, nn, checkpoint=no_checkpoint):
+    """The function ``f`` of ``source`` with ``xp``, ``lax``, ``nn`` and ``checkpoint`` as its globals."""
+    env = {"xp": xp, "lax": lax, "nn": nn, "checkpoint": checkpoint}
     exec(compile(source, "<fuzzed program>", "exec"), env)  # noqa: S102 - our own generated text
     return env["f"]
 
 
-def directional_fd(fun, xs, vs, h: float = FD_STEP):
-    """Central difference of ``fun`` at ``xs`` along ``vs`` (all float64)."""
+def _central(fun, xs, vs, h: float) -> tuple:
+    """Central differences of ``fun``'s outputs at ``xs`` along ``vs``, step ``h``: (a list, whether a tuple)."""
     plus = fun(*[x + h * v for x, v in zip(xs, vs)])
     minus = fun(*[x - h * v for x, v in zip(xs, vs)])
-    if isinstance(plus, tuple):
-        return tuple((np.asarray(p, np.float64) - np.asarray(m, np.float64)) / (2 * h) for p, m in zip(plus, minus))
-    return (np.asarray(plus, np.float64) - np.asarray(minus, np.float64)) / (2 * h)
+    pairs = zip(plus, minus) if isinstance(plus, tuple) else [(plus, minus)]
+    return [(np.asarray(p, np.float64) - np.asarray(m, np.float64)) / (2 * h) for p, m in pairs], \
+        isinstance(plus, tuple)
+
+
+def directional_fd(fun, xs, vs, h: float = FD_STEP):
+    """The derivative of ``fun`` at ``xs`` along ``vs`` (all float64): central differences, Richardson-extrapolated.
+
+    Steps ``h`` and ``h / 2`` combined as ``(4 D(h/2) - D(h)) / 3`` cancel the
+    ``h**2`` error term: a steep program (the sine of a norm in the thousands)
+    no longer looks wrong by 1.5e-4 at ``h = 1e-5``.
+
+    Examples
+    --------
+    >>> round(float(directional_fd(lambda x: np.sin(1000.0 * x), [np.zeros(())], [np.ones(())])), 3)
+    1000.0
+    """
+    (coarse, several), (fine, _) = _central(fun, xs, vs, h), _central(fun, xs, vs, h / 2)
+    extrapolated = [(4.0 * f - c) / 3.0 for f, c in zip(fine, coarse)]
+    return tuple(extrapolated) if several else extrapolated[0]
 
 
 def _wrong(check: str, message: str) -> dict:
@@ -124,7 +141,7 @@ def run_program(program: dict, stage=lambda name: None) -> dict:
     import tensorad.numpy as tnp
 
     source = render(program)
-    return check_function(compile_function(source, tnp, ta.lax, ta.nn),
+    return check_function(compile_function(source, tnp, ta.lax, ta.nn, ta.checkpoint),
                           compile_function(source, numpy_namespace(), NUMPY_LAX, NUMPY_NN),
                           compile_function(source, numpy_namespace(np.float64), NUMPY_LAX, NUMPY_NN),
                           input_values(program), program["seed"], program["modes"], program["nested"],

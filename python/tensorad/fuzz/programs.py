@@ -133,6 +133,11 @@ def _avg_pool2d(x, kernel_size, stride=None, padding=0):
 
 NUMPY_LAX = types.SimpleNamespace(fori_loop=_fori_loop, scan=_scan, cond=_cond,
                                   while_loop=_while_loop)
+
+
+def no_checkpoint(fun, policy=None):
+    """numpy's ``checkpoint``: the function itself (what to store is a derivative's concern)."""
+    return fun
 NUMPY_NN = types.SimpleNamespace(
     sigmoid=lambda x: 1.0 / (1.0 + np.exp(-x)),
     softplus=lambda x: np.logaddexp(x, 0.0),
@@ -287,6 +292,8 @@ def _expr(op: str, names: list, shapes: list, p: dict) -> str:
                 "lambda c, r: (c * 0.8 + xp.sin(r), xp.cos(c) + r)")
         rev = ", reverse=True" if p["reverse"] else ""
         return f"lax.scan({body}, {carry}, {a}{rev})[{p['part']}]"
+    if op == "checkpoint":
+        return (f"checkpoint(lambda u: xp.sin(u) * xp.tanh(u) + u * u, policy={p['policy']!r})({a})")
     if op == "cond":
         return f"lax.cond(xp.sum({a}) > 0.0, lambda u: u * 2.0, lambda u: xp.sin(u), {a})"
     if op == "while_loop":
@@ -374,7 +381,8 @@ MENU = ([(k, 2) for k in UNARY] + [(k, 3) for k in ("add", "subtract", "multiply
            ("softmax", 1), ("log_softmax", 1), ("transpose", 2), ("T", 1), ("ravel", 1),
            ("reshape_reversed", 1), ("expand_dims", 2), ("squeeze", 2), ("broadcast_to", 1),
            ("slice", 3), ("index", 1), ("astype", 2), ("fori_loop", 2), ("scan", 2), ("cond", 2),
-           ("while_loop", 1), ("conv2d", 2), ("max_pool2d", 1), ("avg_pool2d", 1), ("take", 1), ("einsum", 1)]
+           ("while_loop", 1), ("conv2d", 2), ("max_pool2d", 1), ("avg_pool2d", 1), ("take", 1), ("einsum", 1),
+           ("checkpoint", 2)]
         + [(k, 1) for k in (*AXIS_OPS, *MATRIX_OPS)])
 
 
@@ -407,6 +415,8 @@ def _params(op: str, rng: random.Random) -> dict:
         return {"axis": rng.choice([0, 1, -1]), "indices": [rng.randrange(8) for _ in range(rng.choice([1, 2, 3]))]}
     if op == "einsum":
         return {"keep": rng.random() < 0.3}
+    if op == "checkpoint":
+        return {"policy": rng.choice([None, "nothing_saveable", "everything_saveable", "dots_saveable"])}
     if op in ("conv2d", "max_pool2d", "avg_pool2d"):
         return {"kernel": [rng.choice([1, 2, 2, 3]), rng.choice([1, 2, 2, 3])], "stride": rng.choice([1, 1, 2]),
                 "padding": rng.choice([0, 0, 1]), "dilation": rng.choice([1, 1, 2]), "out": rng.choice([1, 2]),
@@ -423,7 +433,7 @@ def _random_shape(rng: random.Random) -> list:
 
 
 def _reference_env(xp=None):
-    return {"xp": xp or numpy_namespace(), "lax": NUMPY_LAX, "nn": NUMPY_NN}
+    return {"xp": xp or numpy_namespace(), "lax": NUMPY_LAX, "nn": NUMPY_NN, "checkpoint": no_checkpoint}
 
 
 def _evaluate(expr: str, env: dict, values: dict):
