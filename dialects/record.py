@@ -374,8 +374,9 @@ def tensor_bytes(t: ir.Type) -> int:
     --------
     >>> with ir.Context(), ir.Location.unknown():
     ...     f32 = ir.F32Type.get()
-    ...     tensor_bytes(ir.RankedTensorType.get([2, 3], f32)), tensor_bytes(ir.RankedTensorType.get([2], ir.ComplexType.get(f32)))
-    (24, 16)
+    ...     pairs = (([2, 3], f32), ([2], ir.ComplexType.get(f32)))
+    ...     [tensor_bytes(ir.RankedTensorType.get(shape, t)) for shape, t in pairs]
+    [24, 16]
     """
     if not isinstance(t, ir.RankedTensorType):
         return 0
@@ -478,7 +479,8 @@ def region_scratch_bytes(region: ir.Region) -> int:
             for value in _reads(op):
                 for owner in owners.get(value, ()):
                     last_read[owner] = k
-            # A view reads its source's buffer; what may be a view (a strided slice) has a buffer and keeps its source's.
+            # A view reads its source's buffer; what may be a view (a strided slice) has a buffer
+            # and keeps its source's too.
             view, may_view = has_trait(op, Trait.VIEW), has_trait(op, Trait.MAY_VIEW)
             held = [owner for v in op.operands[:1] for owner in owners.get(v, ())] if view or may_view else []
             for result in op.results:

@@ -71,6 +71,10 @@ def _ancestor_in(op: ir.Operation, block: ir.Block):
     return None
 
 
+# Uses of a buffer that do not read its elements: the free itself, and reading its descriptor.
+_NOT_READS = ("memref.dealloc", "memref.extract_strided_metadata")
+
+
 def _metadata_of(buffer: ir.Value, block: ir.Block):
     """The ``memref.extract_strided_metadata`` of ``block`` whose base buffer (and nothing else used) is ``buffer``."""
     owner = buffer.owner
@@ -93,7 +97,7 @@ def _free_early_in(block: ir.Block) -> None:
         for alias in _aliases(buffer):
             for use in alias.uses:
                 user = _ancestor_in(use.owner, block)
-                if user is None or user == dealloc or user.name in ("memref.dealloc", "memref.extract_strided_metadata"):
+                if user is None or user == dealloc or user.name in _NOT_READS:
                     continue
                 if last is None or position[user] > position[last]:
                     last = user

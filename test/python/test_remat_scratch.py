@@ -451,7 +451,8 @@ def _sorts_scans_and_spectra(a, b, idx):
     order = tnp.argsort(a, axis=0)
     spectrum = tnp.abs(tnp.fft.fft(a, axis=1))
     return (tnp.sort(a, axis=1).sum() + tnp.take_along_axis(a, order, axis=0).sum() + spectrum.sum()
-            + (tnp.cumsum(a, axis=1) * b).sum() + a.at[idx].add(b[:idx.shape[0]]).sum() + ta.lax.cummax(a, axis=1).sum())
+            + (tnp.cumsum(a, axis=1) * b).sum() + a.at[idx].add(b[:idx.shape[0]]).sum()
+            + ta.lax.cummax(a, axis=1).sum())
 
 
 def test_sorts_and_complex_values_allocate_no_more_than_counted():
