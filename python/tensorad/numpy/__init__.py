@@ -543,10 +543,22 @@ def square(x) -> Tracer:
 
 @emits_ops
 def reciprocal(x) -> Tracer:
-    """Elementwise ``1 / x``; integers divide like numpy's integer loop (truncating toward zero)."""
+    """Elementwise ``1 / x``; integers divide like numpy's integer loop (truncating toward zero).
+
+    For integers ``1 / 0`` is 0, as ``1 // 0``: numpy warns and gives what its
+    platform gives (0 or the dtype's least value); compiled code must not
+    divide by zero, which traps.
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> ta.jit(reciprocal)(np.array([0, 1, 2, -1]))
+    array([ 0,  1,  0, -1])
+    """
     x = asarray(x)
     if not _dt.is_inexact(x.dtype) and not _dt.is_bool(x.dtype):
-        return _emit("arith.divsi", _operands(1, x), x.dtype)
+        zero = equal(x, 0)
+        return where(zero, 0, _emit("arith.divsi", _operands(1, where(zero, 1, x)), x.dtype))
     return divide(1, x)
 
 
