@@ -2,7 +2,11 @@
 JAX's other ``lax`` primitives: running reductions and ``associative_scan``, sorts and ``top_k``,
 dynamic slices, ``gather``/``scatter``, ``reduce_window`` and ``conv_general_dilated`` (defined in
 :mod:`tensorad.numpy.scans`, :mod:`tensorad.numpy.sorting`, :mod:`tensorad.slicing` and
-:mod:`tensorad.windowed`), ``select_n`` and ``clamp``.
+:mod:`tensorad.windowed`), ``select_n`` and ``clamp``; and JAX's elementwise functions (``lax.add``,
+``lax.sin``, ``lax.div``, ... strict about shapes and dtypes, as JAX's), structural functions
+(``broadcast_in_dim``, ``pad``, ``concatenate``, ...), reductions (``reduce_sum``, ``reduce``, ``argmax``,
+...), contractions (``dot_general``) and ``map``, composed from :mod:`tensorad.numpy` in
+:mod:`tensorad.lax_api`.
 
 Bodies and branches are traced once into the regions of ``scf.for``,
 ``scf.while`` and ``scf.if``; loop carries are pytrees of arrays whose shapes
@@ -42,6 +46,7 @@ from .slicing import (GatherDimensionNumbers, GatherScatterMode, ScatterDimensio
                       scatter_min, scatter_mul, scatter_sub)
 from .windowed import (ConvDimensionNumbers, conv, conv_dimension_numbers, conv_general_dilated,  # noqa: F401
                        padtype_to_pads, reduce_window)
+from .lax_api import *  # noqa: F401,F403 (JAX's elementwise, structural, reduction and contraction functions)
 
 
 @emits_ops
@@ -238,7 +243,7 @@ def fori_loop(lower, upper, body_fun: Callable, init_val, *, snapshots: int | No
     --------
     >>> import numpy as np, tensorad as ta
     >>> f = lambda x: fori_loop(0, 100, lambda i, h: tnp.sin(h), x, snapshots=4)
-    >>> print(round(float(ta.grad(f)(0.5)), 6))
+    >>> print(f"{float(ta.grad(f)(0.5)):.6f}")  # (round is lax.round here)
     0.032833
     """
     if not isinstance(lower, Tracer) and not isinstance(upper, Tracer) and int(upper) <= int(lower):
@@ -345,11 +350,8 @@ def while_loop(cond_fun: Callable, body_fun: Callable, init_val):
 
 
 # ----------------------------------------------------------------------------
-# Elementwise names that reductions and windows take (lax.reduce_window(x, 0.0, lax.add, ...))
+# Selection and clamping
 # ----------------------------------------------------------------------------
-
-add, sub, mul, max, min = tnp.add, tnp.subtract, tnp.multiply, tnp.maximum, tnp.minimum
-
 
 @emits_ops
 def select_n(which, *cases):
