@@ -480,7 +480,14 @@ def convert_scalar(x: ir.Value, to: ir.Type) -> ir.Value:
         return arith.cmpi(arith.CmpIPredicate.ne, x, zero)
     if isinstance(src, ir.FloatType):
         if isinstance(to, ir.IntegerType):
-            return arith.fptosi(to, x)
+            # LLVM's fptosi of NaN or of a value out of range is poison (any value, changing with the
+            # optimizer): those give the least value, as numpy's conversion does on x86.
+            least = -(2 ** (to.width - 1))
+            low = arith.constant(src, scalar_attr(float(least), src))
+            high = arith.constant(src, scalar_attr(-float(least), src))
+            in_range = arith.andi(arith.cmpf(arith.CmpFPredicate.OGE, x, low),
+                                  arith.cmpf(arith.CmpFPredicate.OLT, x, high))
+            return arith.select(in_range, arith.fptosi(to, x), arith.constant(to, scalar_attr(least, to)))
         return (arith.extf if to.width > src.width else arith.truncf)(to, x)
     if isinstance(to, ir.FloatType):
         return (arith.uitofp if _is_bool(src) else arith.sitofp)(to, x)

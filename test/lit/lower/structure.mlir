@@ -131,9 +131,18 @@ func.func @constant() -> tensor<2x3xf64> {
 
 // -----
 
-// numpy astype semantics, one elementwise generic per convert.
+// numpy astype semantics, one elementwise generic per convert. A float out of
+// an integer's range, or NaN, becomes its least value (numpy's on x86), not
+// the poison of LLVM's fptosi.
 // CHECK-LABEL: func.func @convert
-// CHECK: arith.fptosi %{{.*}} : f32 to i32
+// CHECK: %[[LOW:.*]] = arith.constant -2.14748365E+9 : f32
+// CHECK: %[[HIGH:.*]] = arith.constant 2.14748365E+9 : f32
+// CHECK: %[[GE:.*]] = arith.cmpf oge, %[[IN:.*]], %[[LOW]] : f32
+// CHECK: %[[LT:.*]] = arith.cmpf olt, %[[IN]], %[[HIGH]] : f32
+// CHECK: %[[OK:.*]] = arith.andi %[[GE]], %[[LT]] : i1
+// CHECK: %[[INT:.*]] = arith.fptosi %[[IN]] : f32 to i32
+// CHECK: %[[LEAST:.*]] = arith.constant -2147483648 : i32
+// CHECK: arith.select %[[OK]], %[[INT]], %[[LEAST]] : i32
 // CHECK: arith.sitofp %{{.*}} : i32 to f64
 // CHECK: arith.uitofp %{{.*}} : i1 to f32
 // CHECK: arith.extui %{{.*}} : i1 to i64
