@@ -298,3 +298,30 @@ def test_complex_gradient_of_a_real_loss_follows_jax():
     dx = (loss(CA + e) - loss(CA - e)) / 2e-6
     dy = (loss(CA + 1j * e) - loss(CA - 1j * e)) / 2e-6
     np.testing.assert_allclose(g[1, 2], dx - 1j * dy, rtol=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (2, 0, 0), (3, 0), (0, 3)])
+def test_empty_matrices_get_numpys_answers(shape):
+    # Refused before ("tensorad's LAPACK ops need nonempty ones"), where numpy and JAX answer: the empty
+    # product (det 1), empty factors, identities for the full factors of QR and the SVD.
+    a = np.zeros(shape)
+    square = shape[-1] == shape[-2]
+    cases = [("qr", lambda x: tuple(tnp.linalg.qr(x, "complete")), lambda x: tuple(np.linalg.qr(x, "complete"))),
+             ("qr reduced", lambda x: tuple(tnp.linalg.qr(x)), lambda x: tuple(np.linalg.qr(x))),
+             ("svd", lambda x: tuple(tnp.linalg.svd(x)), lambda x: tuple(np.linalg.svd(x))),
+             ("svd reduced", lambda x: tuple(tnp.linalg.svd(x, False)), lambda x: tuple(np.linalg.svd(x, False)))]
+    if square:
+        b = np.zeros(shape[:-1] + (2,))
+        cases += [(name, getattr(tnp.linalg, name), getattr(np.linalg, name)) for name in ("cholesky", "det", "inv")]
+        cases += [("slogdet", lambda x: tuple(tnp.linalg.slogdet(x)), lambda x: tuple(np.linalg.slogdet(x))),
+                  ("eigh", lambda x: tuple(tnp.linalg.eigh(x)), lambda x: tuple(np.linalg.eigh(x))),
+                  ("solve", lambda x: tnp.linalg.solve(x, b), lambda x: np.linalg.solve(x, b))]
+    for name, ours, theirs in cases:
+        want = theirs(a)
+        for got in (ta.jit(ours)(a), ours(a)):  # compiled and eager
+            for g, w in zip(got if isinstance(got, tuple) else (got,), want if isinstance(want, tuple) else (want,)):
+                assert g.shape == w.shape and g.dtype == w.dtype, (name, g.shape, w.shape)
+                np.testing.assert_array_equal(g, w, err_msg=name)
+    if square:
+        grad = ta.grad(lambda x: (tnp.linalg.det(x) + tnp.linalg.slogdet(x)[1]).sum() + tnp.linalg.inv(x).sum())(a)
+        assert grad.shape == shape

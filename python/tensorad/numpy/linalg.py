@@ -60,18 +60,20 @@ def _tracer(value) -> Tracer:
     return Tracer.of(value)
 
 
-def float_matrices(a, name: str, square: bool = False) -> Tracer:
+def float_matrices(a, name: str, square: bool = False, empty: bool = False) -> Tracer:
     """``a`` as a traced float32/float64/complex64/complex128 array of matrices (integers, booleans: float64).
 
-    Raises ``ValueError`` naming ``name`` for fewer than two dims, empty or
-    (with ``square``) non-square matrices; ``TypeError`` for other dtypes.
+    Raises ``ValueError`` naming ``name`` for fewer than two dims, (with
+    ``square``) non-square or (without ``empty``: the caller has no answer
+    for them) empty matrices; ``TypeError`` for other dtypes. A caller that
+    takes ``empty`` ones answers them without LAPACK (:func:`_is_empty`).
     """
     a = tnp.asarray(a)
     if a.ndim < 2:
         raise ValueError(f"{name}: {a.ndim}-dimensional array given; the array must be at least two-dimensional")
     if square and a.shape[-1] != a.shape[-2]:
         raise ValueError(f"{name}: last 2 dimensions of the array must be square, got {a.shape}")
-    if 0 in a.shape[-2:]:
+    if 0 in a.shape[-2:] and not empty:
         raise ValueError(f"{name}: the matrices are empty ({a.shape}); tensorad's LAPACK ops need nonempty ones")
     dtype = a.dtype
     if _dt.is_bool(dtype) or not (_dt.is_float(dtype) or _dt.is_complex(dtype)):
@@ -105,6 +107,16 @@ def conj_transpose(x) -> Tracer:
     """
     x = tnp.asarray(x)
     return matrix_transpose(tnp.conj(x) if _dt.is_complex(x.dtype) else x)
+
+
+def _is_empty(a: Tracer) -> bool:
+    """Whether the matrices of ``a`` have no rows or no columns: numpy's answers need no factorization."""
+    return 0 in a.shape[-2:]
+
+
+def _zeros(a: Tracer, shape: tuple, dtype=None) -> Tracer:
+    """Zeros of ``shape`` after ``a``'s batch dims (a value with no elements, or an empty sum)."""
+    return tnp.zeros(a.shape[:-2] + tuple(shape), dtype or a.dtype)
 
 
 def _symmetrize(a: Tracer) -> Tracer:
@@ -143,7 +155,9 @@ def cholesky(a, *, upper: bool = False, symmetrize_input: bool = True) -> Tracer
     array([[2., 0.],
            [1., 2.]])
     """
-    a = float_matrices(a, "cholesky", square=True)
+    a = float_matrices(a, "cholesky", square=True, empty=True)
+    if _is_empty(a):
+        return a
     if symmetrize_input:
         a = _symmetrize(a)
     low = _tracer(lapack.cholesky(a.value))
@@ -166,8 +180,13 @@ def qr(a, mode: str = "reduced"):
     """
     if mode not in ("reduced", "complete", "r"):
         raise ValueError(f"qr: unsupported mode {mode!r} (use 'reduced', 'complete' or 'r')")
-    a = float_matrices(a, "qr")
-    q, r = (_tracer(v) for v in lapack.qr(a.value, full_matrices=mode == "complete"))
+    a = float_matrices(a, "qr", empty=True)
+    m, n = a.shape[-2:]
+    if _is_empty(a):  # no reflectors: q is the identity's first columns, r zeros
+        columns = m if mode == "complete" else 0
+        q, r = _eye_like(a, m)[..., :columns], _zeros(a, (columns, n))
+    else:
+        q, r = (_tracer(v) for v in lapack.qr(a.value, full_matrices=mode == "complete"))
     return r if mode == "r" else QRResult(q, r)
 
 
@@ -186,7 +205,9 @@ def eigh(a, UPLO: str | None = None, symmetrize_input: bool = True):  # noqa: N8
     """
     if UPLO not in (None, "L", "U"):
         raise ValueError(f"eigh: UPLO must be 'L' or 'U', got {UPLO!r}")
-    a = float_matrices(a, "eigh", square=True)
+    a = float_matrices(a, "eigh", square=True, empty=True)
+    if _is_empty(a):
+        return EighResult(_zeros(a, (0,), _dt.real_dtype(a.dtype)), a)
     if symmetrize_input:
         a = _symmetrize(a)
     v, w = lapack.eigh(a.value, lower=UPLO != "U")
@@ -219,9 +240,15 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool 
     >>> svd(np.array([[3.0, 0.0], [0.0, -4.0]]), compute_uv=False)
     array([4., 3.])
     """
-    a = float_matrices(a, "svd")
+    a = float_matrices(a, "svd", empty=True)
     full = bool(full_matrices) and compute_uv and a.shape[-1] != a.shape[-2]
-    u, s, vt = (_tracer(v) for v in lapack.svd(a.value, full_matrices=full))
+    m, n = a.shape[-2:]
+    if _is_empty(a):  # no singular values; full factors are identities
+        u = _eye_like(a, m) if full else _zeros(a, (m, 0))
+        vt = _eye_like(a, n) if full else _zeros(a, (0, n))
+        s = _zeros(a, (0,), _dt.real_dtype(a.dtype))
+    else:
+        u, s, vt = (_tracer(v) for v in lapack.svd(a.value, full_matrices=full))
     return SVDResult(u, s, vt) if compute_uv else s
 
 
@@ -242,7 +269,7 @@ def solve(a, b) -> Tracer:
     array([[1. ],
            [0.5]])
     """
-    a = float_matrices(a, "solve", square=True)
+    a = float_matrices(a, "solve", square=True, empty=True)
     b = tnp.asarray(b)
     dtype = _dt.result_type(a, b) if _dt.is_float(b.dtype) or _dt.is_complex(b.dtype) else a.dtype
     a, b = tnp.astype(a, dtype), tnp.astype(b, dtype)
@@ -252,7 +279,7 @@ def solve(a, b) -> Tracer:
     if b.ndim < 2 or b.shape[-2] != a.shape[-1]:
         raise ValueError(f"solve: b of shape {b.shape} does not fit a of shape {a.shape}")
     a, b = _broadcast_batches(a, b)
-    x = _tracer(lapack.solve(a.value, b.value))
+    x = b if _is_empty(a) else _tracer(lapack.solve(a.value, b.value))
     return tnp.reshape(x, x.shape[:-1]) if vector else x
 
 
@@ -266,7 +293,7 @@ def inv(a) -> Tracer:
     array([[0.5 , 0.  ],
            [0.  , 0.25]])
     """
-    a = float_matrices(a, "inv", square=True)
+    a = float_matrices(a, "inv", square=True, empty=True)
     return solve(a, _eye_like(a, a.shape[-1]))
 
 
@@ -318,7 +345,10 @@ def slogdet(a) -> SlogdetResult:
     >>> slogdet(np.array([[0.0, 2.0], [3.0, 0.0]]))
     SlogdetResult(sign=array(-1.), logabsdet=array(1.79175947))
     """
-    return SlogdetResult(*_slogdet(float_matrices(a, "slogdet", square=True)))
+    a = float_matrices(a, "slogdet", square=True, empty=True)
+    if _is_empty(a):  # the empty product: 1
+        return SlogdetResult(_zeros(a, ()) + 1.0, _zeros(a, (), _dt.real_dtype(a.dtype)))
+    return SlogdetResult(*_slogdet(a))
 
 
 @emits_ops
