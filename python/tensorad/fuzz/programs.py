@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 import types
 import warnings
@@ -131,8 +132,69 @@ def _avg_pool2d(x, kernel_size, stride=None, padding=0):
     return windows.mean(axis=(4, 5)).astype(x.dtype)
 
 
+def _same_dtypes(*arrays) -> None:
+    """``jax.lax`` takes operands of one dtype only (its references refuse the others, as it does)."""
+    if len({np.asarray(a).dtype for a in arrays}) > 1:
+        raise TypeError("lax: operands of different dtypes")
+
+
+def _lax_pad(x, value, config):
+    """``lax.pad``: per dim ``(low, high, interior)``; negative low/high crop."""
+    x = np.asarray(x)
+    for axis, (low, high, interior) in enumerate(config):
+        n = x.shape[axis]
+        size = n + (n - 1) * interior if n else 0
+        spread = np.full(x.shape[:axis] + (size,) + x.shape[axis + 1:], value, x.dtype)
+        index = [slice(None)] * x.ndim
+        index[axis] = slice(None, None, interior + 1)
+        spread[tuple(index)] = x
+        widths = [(0, 0)] * x.ndim
+        widths[axis] = (max(low, 0), max(high, 0))
+        padded = np.pad(spread, widths, constant_values=value)
+        if padded.shape[axis] - max(-low, 0) - max(-high, 0) < 0:
+            raise ValueError("lax.pad: a dim of negative size")
+        index[axis] = slice(max(-low, 0), padded.shape[axis] - max(-high, 0))
+        x = padded[tuple(index)]
+    return x
+
+
+def _lax_erf(x):
+    x = np.asarray(x)
+    return np.vectorize(math.erf, otypes=[np.float64])(x).astype(x.dtype)
+
+
+def _lax_dot_general(lhs, rhs, dimension_numbers):
+    """``lax.dot_general`` with contracting dims only (no batch dims): the free dims of lhs, then of rhs."""
+    _same_dtypes(lhs, rhs)
+    (lhs_contract, rhs_contract), _ = dimension_numbers
+    return np.tensordot(lhs, rhs, axes=(list(lhs_contract), list(rhs_contract)))
+
+
+def _lax_concatenate(operands, dimension):
+    _same_dtypes(*operands)
+    return np.concatenate(operands, axis=dimension)
+
+
+def _lax_broadcast_in_dim(operand, shape, broadcast_dimensions):
+    operand = np.asarray(operand)
+    expanded = np.reshape(operand, [operand.shape[broadcast_dimensions.index(d)] if d in broadcast_dimensions else 1
+                                    for d in range(len(shape))])
+    return np.broadcast_to(expanded, shape)
+
+
+def _lax_reduce(operand, init_value, computation, dimensions):
+    return computation(np.asarray(init_value, np.asarray(operand).dtype),
+                       np.add.reduce(operand, axis=tuple(dimensions)))
+
+
 NUMPY_LAX = types.SimpleNamespace(fori_loop=_fori_loop, scan=_scan, cond=_cond,
-                                  while_loop=_while_loop)
+                                  while_loop=_while_loop, pad=_lax_pad, rev=lambda x, dims: np.flip(x, dims),
+                                  dot_general=_lax_dot_general, concatenate=_lax_concatenate,
+                                  broadcast_in_dim=_lax_broadcast_in_dim, reduce=_lax_reduce, add=np.add,
+                                  reduce_max=lambda x, axes: np.max(x, axis=tuple(axes)),
+                                  rsqrt=lambda x: 1.0 / np.sqrt(x), logistic=lambda x: 1.0 / (1.0 + np.exp(-x)),
+                                  erf=_lax_erf,
+                                  integer_pow=lambda x, y: x ** y, expm1=np.expm1)
 
 
 def no_checkpoint(fun, policy=None):
@@ -292,6 +354,27 @@ def _expr(op: str, names: list, shapes: list, p: dict) -> str:
                 "lambda c, r: (c * 0.8 + xp.sin(r), xp.cos(c) + r)")
         rev = ", reverse=True" if p["reverse"] else ""
         return f"lax.scan({body}, {carry}, {a}{rev})[{p['part']}]"
+    if op in LAX_UNARY:
+        return LAX_UNARY[op].format(a=a)
+    if op.startswith("lax_") and nd == 0 and op not in ("lax_reduce",):
+        raise Invalid(f"{op} of a scalar")
+    if op == "lax_pad":
+        config = [tuple(c) for c in p["config"][:nd]] + [(0, 0, 0)] * (nd - len(p["config"]))
+        return f"lax.pad({a}, 0.5, {config!r})"
+    if op == "lax_rev":
+        return f"lax.rev({a}, ({p['axis'] % nd},))"
+    if op == "lax_dot_general":
+        if not shapes[1] or shapes[0][-1] != shapes[1][0]:
+            raise Invalid("dot_general: the last dim of lhs is not the first of rhs")
+        return f"lax.dot_general({a}, {b}, ((({nd - 1},), (0,)), ((), ())))"
+    if op == "lax_concatenate":
+        return f"lax.concatenate([{a}, {a} * 2.0], {p['axis'] % nd})"
+    if op == "lax_broadcast_in_dim":
+        return f"lax.broadcast_in_dim({a}, {(2,) + tuple(shapes[0])!r}, {tuple(range(1, nd + 1))!r})"
+    if op == "lax_reduce_max":
+        return f"lax.reduce_max({a} + {_ramp(a, shapes[0])}, ({p['axis'] % nd},))"
+    if op == "lax_reduce":
+        return f"lax.reduce({a}, 1.5, lax.add, {tuple(range(nd))!r})"
     if op == "checkpoint":
         return (f"checkpoint(lambda u: xp.sin(u) * xp.tanh(u) + u * u, policy={p['policy']!r})({a})")
     if op == "cond":
@@ -301,6 +384,18 @@ def _expr(op: str, names: list, shapes: list, p: dict) -> str:
                 f"lambda s: (s[0] + 1, s[1] * 0.9 + xp.sin(s[1]) * 0.2), (0, {a}))[1]")
     raise ValueError(f"unknown op {op!r}")
 
+
+# jax.lax's elementwise functions (tensorad.lax_api), kept in their domains.
+LAX_UNARY = {
+    "lax_rsqrt": "lax.rsqrt(1.5 + {a} * {a})",
+    "lax_logistic": "lax.logistic({a})",
+    "lax_erf": "lax.erf({a})",
+    "lax_integer_pow": "lax.integer_pow({a}, 3)",
+    "lax_expm1": "lax.expm1({a})",
+}
+# jax.lax's structural functions and reductions.
+LAX_OPS = ("lax_pad", "lax_rev", "lax_dot_general", "lax_concatenate", "lax_broadcast_in_dim", "lax_reduce_max",
+           "lax_reduce")
 
 # Ops along one axis of their operand ({axis}); {ramp} keeps sorted values apart (ties make the
 # derivative a choice), 1 + 0.3 x keeps products away from zero.
@@ -372,7 +467,8 @@ def _image_expr(op: str, a: str, b: str | None, shapes: list, p: dict) -> str:
     return f"nn.avg_pool2d({x}, {k!r}, stride={stride}, padding={padding})"
 
 
-ARITY = {**{k: 1 for k in UNARY}, **{k: 2 for k in BINARY}, "conv2d": 2, "linalg_solve": 2, "einsum": 2}
+ARITY = {**{k: 1 for k in UNARY}, **{k: 2 for k in BINARY}, "conv2d": 2, "linalg_solve": 2, "einsum": 2,
+         "lax_dot_general": 2}
 
 # The generator's menu: (op, weight).
 MENU = ([(k, 2) for k in UNARY] + [(k, 3) for k in ("add", "subtract", "multiply")]
@@ -383,6 +479,7 @@ MENU = ([(k, 2) for k in UNARY] + [(k, 3) for k in ("add", "subtract", "multiply
            ("slice", 3), ("index", 1), ("astype", 2), ("fori_loop", 2), ("scan", 2), ("cond", 2),
            ("while_loop", 1), ("conv2d", 2), ("max_pool2d", 1), ("avg_pool2d", 1), ("take", 1), ("einsum", 1),
            ("checkpoint", 2)]
+        + [(k, 1) for k in (*LAX_UNARY, *LAX_OPS)]
         + [(k, 1) for k in (*AXIS_OPS, *MATRIX_OPS)])
 
 
@@ -415,6 +512,11 @@ def _params(op: str, rng: random.Random) -> dict:
         return {"axis": rng.choice([0, 1, -1]), "indices": [rng.randrange(8) for _ in range(rng.choice([1, 2, 3]))]}
     if op == "einsum":
         return {"keep": rng.random() < 0.3}
+    if op == "lax_pad":
+        return {"config": [[rng.choice([-1, 0, 1, 2]), rng.choice([-1, 0, 1]), rng.choice([0, 0, 1])]
+                           for _ in range(4)]}
+    if op in ("lax_rev", "lax_concatenate", "lax_reduce_max"):
+        return {"axis": rng.choice([0, 1, -1])}
     if op == "checkpoint":
         return {"policy": rng.choice([None, "nothing_saveable", "everything_saveable", "dots_saveable"])}
     if op in ("conv2d", "max_pool2d", "avg_pool2d"):
