@@ -56,6 +56,18 @@ def test_half_elementwise_is_bit_exact(half):
                                   doubles.astype(half).view(np.uint16))  # rounding from float64 directly
 
 
+def test_conversion_to_bfloat16_keeps_subnormals_as_ml_dtypes_does():
+    # x86's conversion instruction (vcvtneps2bf16, which LLVM picked on this CPU) flushes subnormals to
+    # zero: 1e-39 became 0 where ml_dtypes and JAX give a bf16 subnormal. Rounding is done on the bits.
+    rng = np.random.default_rng(0)
+    singles = (rng.standard_normal(20000) * 10.0 ** rng.integers(-45, 38, 20000)).astype(np.float32)
+    singles[:6] = [1e-39, 2.0 ** -130, -2.0 ** -140, np.inf, -np.inf, 3.4e38]
+    for x in (singles, singles.astype(np.float64)):  # from float64 through float32, as ml_dtypes rounds
+        got = ta.jit(lambda a: a.astype(BF16))(x)
+        np.testing.assert_array_equal(got.view(np.uint16), x.astype(BF16).view(np.uint16))
+    assert np.isnan(ta.jit(lambda a: a.astype(BF16))(np.array([np.nan], np.float32))).all()
+
+
 @HALVES
 def test_half_sums_and_matmul_accumulate_in_float32(half):
     rng = np.random.default_rng(1)
