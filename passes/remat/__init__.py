@@ -233,17 +233,18 @@ def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto"
 REWRITE_ROUNDS = 8
 
 
-def rewritten_peak(function: ir.Operation, recompute: dict) -> int:
+def rewritten_peak(function: ir.Operation, recompute: dict, graph=None) -> int:
     """Peak live bytes (:func:`.cost.simulate`) of ``function`` rewritten to run ``recompute``, on a copy.
 
     The larger of the plan's count (every elementwise op a buffer) and the
     prediction's (what the lowering recomputes in readers keeps its input
     alive instead, which may be larger: a conversion to a narrower type):
-    a budget this keeps, the report's prediction keeps too.
+    a budget this keeps, the report's prediction keeps too. ``graph``, the
+    graph of ``function`` when the caller has it, saves building it again.
     """
     trial = function.clone(ip=ir.InsertionPoint.after(function))
     try:
-        apply(build(trial), recompute)
+        apply(build(trial) if graph is None else graph.on_copy(trial), recompute)
         return max(cost.simulate(build(trial), {}).peak, cost.simulate(build(trial, recomputes=True), {}).peak)
     finally:
         trial.erase()
@@ -277,7 +278,7 @@ def _solve_rewritten(function: ir.Operation, graph, budget: int, tier: str, node
         if solution.recompute is None:
             break
         solution.recompute = cost.without_unread(graph, solution.recompute)
-        peak = rewritten_peak(function, solution.recompute)
+        peak = rewritten_peak(function, solution.recompute, graph)
         if peak <= budget:
             return tier_used, solution
         feasible.append(peak)

@@ -26,7 +26,7 @@ Examples
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import NamedTuple, Optional
 
@@ -197,6 +197,18 @@ class Graph:
             chain.append(i)
             i = self.keeps_alive(i)
         return chain
+
+    def on_copy(self, function: ir.Operation) -> "Graph":
+        """This graph for ``function``, a clone of the function it was built from: the ops at the same places.
+
+        What :func:`.rewrite.apply` needs to rewrite the clone, without
+        building its graph again (a build lowers a copy of the function).
+        """
+        original = [op.operation for op in self.block.operations]
+        block = function.regions[0].blocks[0]
+        copied = dict(zip(original, [op.operation for op in block.operations]))
+        nodes = [replace(node, ops=[copied[op] for op in node.ops]) for node in self.nodes]
+        return replace(self, nodes=nodes, block=block)
 
     def buffer_of(self, i: int) -> int:
         """The node whose allocation ``i`` is (itself unless it is a view)."""
