@@ -190,6 +190,21 @@ def test_holomorphic_derivatives():
         ta.jacfwd(lambda z: z * z)(z)
 
 
+def test_complex_maximum_and_minimum_order_by_real_then_imaginary_part():
+    # Refused before ("arith.maximumf is not supported for complex operands"); numpy and JAX order complex
+    # numbers lexicographically, maximum/minimum pick a NaN, fmax/fmin the other operand.
+    nan = np.nan
+    a = np.array([1 + 2j, 1 + 2j, 3 + 0j, complex(nan, 0), 2 + 1j, complex(0, nan), 1 + 1j, -1 - 1j])
+    b = np.array([1 + 1j, 1 + 3j, 2 + 9j, 1 + 1j, complex(nan, 1), 5 + 5j, 1 + 1j, -1 + 0j])
+    for name in ("maximum", "minimum", "fmax", "fmin"):
+        want = getattr(np, name)(a, b)
+        np.testing.assert_array_equal(ta.jit(getattr(tnp, name))(a, b), want, err_msg=name)
+        np.testing.assert_array_equal(getattr(tnp, name)(a, b), want, err_msg=name)  # eager
+    # The derivative goes to the operand picked.
+    np.testing.assert_array_equal(ta.grad(lambda z: tnp.real(tnp.maximum(z, 1 + 1j) * 2).sum())(
+        np.array([2 + 0j, 0 + 5j])), [2, 0])
+
+
 def test_complex_refusals():
     z = np.array([1 + 1j, 2 - 1j])
     with pytest.raises(TypeError, match="no order"):

@@ -184,11 +184,35 @@ def _binary(float_op, int_op, bool_op=None, *, name: str):
 add = _binary("arith.addf", "arith.addi", "arith.ori", name="add")
 subtract = _binary("arith.subf", "arith.subi", name="subtract")
 multiply = _binary("arith.mulf", "arith.muli", "arith.andi", name="multiply")
-maximum = _binary("arith.maximumf", "arith.maxsi", "arith.ori", name="maximum")
-minimum = _binary("arith.minimumf", "arith.minsi", "arith.andi", name="minimum")
+def _ordering_complex_too(real_fn, larger: bool, nan_wins: bool):
+    """``real_fn``, and for complex operands numpy's order: by real part, then imaginary part.
+
+    ``nan_wins``: an operand with a NaN part is picked (``maximum``/``minimum``),
+    else the other one (``fmax``/``fmin``).
+    """
+    def fn(x, y):
+        a, b = _operands(x, y)
+        if not _dt.is_complex(a.dtype):
+            return real_fn(a, b)
+        beats = greater if larger else less
+        (ar, ai), (br, bi) = (real(a), imag(a)), (real(b), imag(b))
+        a_nan = logical_or(not_equal(ar, ar), not_equal(ai, ai))
+        b_nan = logical_or(not_equal(br, br), not_equal(bi, bi))
+        a_first = logical_or(beats(ar, br), logical_and(equal(ar, br), logical_not(beats(bi, ai))))
+        pick_a = logical_or(a_nan, logical_and(logical_not(b_nan), a_first)) if nan_wins else \
+            logical_or(b_nan, logical_and(logical_not(a_nan), a_first))
+        return where(pick_a, a, b)
+
+    fn.__name__ = fn.__qualname__ = real_fn.__name__
+    fn.__doc__ = real_fn.__doc__ + " Complex numbers are ordered by real part, then imaginary part (numpy's order)."
+    return emits_ops(fn)
+
+
+maximum = _ordering_complex_too(_binary("arith.maximumf", "arith.maxsi", "arith.ori", name="maximum"), True, True)
+minimum = _ordering_complex_too(_binary("arith.minimumf", "arith.minsi", "arith.andi", name="minimum"), False, True)
 # fmax/fmin take the operand that is a number where the other is NaN (maximum/minimum propagate NaN).
-fmax = _binary("arith.maxnumf", "arith.maxsi", "arith.ori", name="fmax")
-fmin = _binary("arith.minnumf", "arith.minsi", "arith.andi", name="fmin")
+fmax = _ordering_complex_too(_binary("arith.maxnumf", "arith.maxsi", "arith.ori", name="fmax"), True, False)
+fmin = _ordering_complex_too(_binary("arith.minnumf", "arith.minsi", "arith.andi", name="fmin"), False, False)
 bitwise_and = _binary(None, "arith.andi", "arith.andi", name="bitwise_and")
 bitwise_or = _binary(None, "arith.ori", "arith.ori", name="bitwise_or")
 bitwise_xor = _binary(None, "arith.xori", "arith.xori", name="bitwise_xor")
