@@ -71,18 +71,15 @@ def _ancestor_in(op: ir.Operation, block: ir.Block):
     return None
 
 
-# Uses of a buffer that do not read its elements: the free itself, and reading its descriptor.
-_NOT_READS = ("memref.dealloc", "memref.extract_strided_metadata")
-
-
 def _metadata_of(buffer: ir.Value, block: ir.Block):
-    """The ``memref.extract_strided_metadata`` of ``block`` whose base buffer (and nothing else used) is ``buffer``."""
+    """The ``memref.extract_strided_metadata`` of ``block`` whose base buffer ``buffer`` is, used by the free alone."""
     owner = buffer.owner
     if isinstance(owner, ir.Block) or owner.operation.name != "memref.extract_strided_metadata" \
             or owner.operation.block != block:
         return None
     extract = owner.operation
-    return extract if all(not list(r.uses) for r in list(extract.results)[1:]) else None
+    base, *metadata = extract.results
+    return extract if len(list(base.uses)) == 1 and all(not list(r.uses) for r in metadata) else None
 
 
 def _free_early_in(block: ir.Block) -> None:
@@ -97,7 +94,8 @@ def _free_early_in(block: ir.Block) -> None:
         for alias in _aliases(buffer):
             for use in alias.uses:
                 user = _ancestor_in(use.owner, block)
-                if user is None or user == dealloc or user.name in _NOT_READS:
+                if user is None or user == dealloc or user.name == "memref.dealloc" or \
+                        (extract is not None and user == extract):
                     continue
                 if last is None or position[user] > position[last]:
                     last = user
