@@ -359,9 +359,7 @@ class Kernel:
     def pointer(self, buffer: ir.Value, at=0) -> ir.Value:
         """An ``!llvm.ptr`` to element ``at`` of ``buffer`` (a memref of identity layout)."""
         base = memref.ExtractAlignedPointerAsIndexOp(buffer).result
-        element = buffer.type.element_type
-        bits = 2 * element.element_type.width if isinstance(element, ir.ComplexType) else element.width
-        address = self.add(base, self.mul(at, bits // 8))
+        address = self.add(base, self.mul(at, element_bytes(buffer.type.element_type)))
         as_int = arith.IndexCastOp(self.i64, self.index(address)).result
         return ir.Operation.create("llvm.inttoptr", results=[self.ptr_type], operands=[as_int]).result
 

@@ -26,7 +26,7 @@ from typing import Callable, Optional
 
 from mlir import ir
 
-from .record import Trait, record_of
+from .record import Trait, element_bytes, record_of
 
 
 class ShapeError(ValueError):
@@ -324,12 +324,7 @@ def size_problem(t: ir.Type) -> Optional[str]:
     if not isinstance(t, (ir.RankedTensorType, ir.MemRefType)):
         return None
     shape = [n for n in t.shape if n != ir.ShapedType.get_dynamic_size()]
-    element = t.element_type
-    if isinstance(element, ir.ComplexType):
-        width = 2 * element.element_type.width
-    else:
-        width = element.width if isinstance(element, (ir.IntegerType, ir.FloatType)) else 64
-    n_bytes = prod(shape) * max(width // 8, 1)
+    n_bytes = prod(shape) * element_bytes(t.element_type)
     if n_bytes > MAX_TENSOR_BYTES:
         return f"{t} takes {n_bytes} bytes, more than fits in memory (2**63 - 1)"
     return None

@@ -125,7 +125,7 @@ from ..batching import fold_into_leading
 from ..builder import Val
 from ..derivatives import RuleContext, sum_contributions
 from ..record import (ALLOCATION_PADDING, INDEPENDENT_ITERATIONS, MIN_ITERATION_WORK, REUSED_ITERATION_BUFFERS,
-                      Family, Trait)
+                      Family, Trait, element_bytes)
 from ..shapes import (TensorSpec, need, int_attr, declared, same_element_type, window_attrs, window_output_size,
                       rank4, gradient_of, python_attrs)
 
@@ -516,15 +516,15 @@ def _expanded(kernel: Sequence[int], channels: int, planes_bytes: int) -> tuple:
     return choice
 
 
-def _planes_of(in_hw, padding, dilation, kernel, channels: int, out_channels: int, element_bytes: int,
+def _planes_of(in_hw, padding, dilation, kernel, channels: int, out_channels: int, item_bytes: int,
                flip: bool = False) -> _Planes:
     """The :class:`_Planes` of a stride-1 convolution with ``channels`` and ``out_channels`` per group."""
     plain = _Planes(tuple(in_hw), tuple(padding), tuple(dilation), tuple(kernel), (1, 1), flip)
     valid = plain.valid
-    chunks = max(1, -(-valid * (channels + out_channels) * element_bytes // _CHUNK_BYTES))
+    chunks = max(1, -(-valid * (channels + out_channels) * item_bytes // _CHUNK_BYTES))
     sized = _Planes(plain.in_hw, plain.padding, plain.dilation, plain.kernel, (1, 1), flip,
                     _round_up(-(-valid // chunks), _ALIGN), chunks)
-    inner = _expanded(kernel, channels, channels * sized.columns_length * element_bytes)
+    inner = _expanded(kernel, channels, channels * sized.columns_length * item_bytes)
     return _Planes(plain.in_hw, plain.padding, plain.dilation, plain.kernel, inner, flip, sized.chunk, chunks)
 
 
@@ -799,12 +799,6 @@ def _filter_flat(x: ir.Value, output_grad: ir.Value, planes: _Planes) -> ir.Valu
     return _merge_dims(weight, 0)
 
 
-def _element_bytes(t: ir.Type) -> int:
-    if isinstance(t, ir.ComplexType):
-        return 2 * _element_bytes(t.element_type)
-    return max(t.width // 8, 1)
-
-
 def _flat_plan(op: ir.Operation) -> Optional[_Planes]:
     """The flat planes that a conv op is lowered over, or None for the lowering by kernel taps.
 
@@ -815,13 +809,13 @@ def _flat_plan(op: ir.Operation) -> Optional[_Planes]:
     if win.strides != (1, 1):
         return None
     data_role = {"tad.conv2d": 0, "tad.conv2d_backward_filter": 1}
-    element_bytes = _element_bytes(op.operands[0].type.element_type)
+    item_bytes = element_bytes(op.operands[0].type.element_type)
     if op.name in data_role:
         data = op.operands[data_role[op.name]]
         weight = op.operands[1] if op.name == "tad.conv2d" else op.results[0]
         c, h, w = data.type.shape[1:]
         return _planes_of((h, w), win.padding, win.dilation, weight.type.shape[2:], c // win.groups,
-                          weight.type.shape[0] // win.groups, element_bytes)
+                          weight.type.shape[0] // win.groups, item_bytes)
     output_grad, weight = op.operands
     n, o, oh, ow = output_grad.type.shape
     kernel = weight.type.shape[2:]
@@ -829,7 +823,7 @@ def _flat_plan(op: ir.Operation) -> Optional[_Planes]:
     padding = [r - p for r, p in zip(reach + reach, win.padding)]
     if min(padding) < 0:
         return None
-    return _planes_of((oh, ow), padding, win.dilation, kernel, o // win.groups, weight.type.shape[1], element_bytes,
+    return _planes_of((oh, ow), padding, win.dilation, kernel, o // win.groups, weight.type.shape[1], item_bytes,
                       flip=True)
 
 
@@ -871,17 +865,17 @@ def conv2d_scratch_bytes(op: ir.Operation, threads: int = 1) -> int:
     >>> conv2d_scratch_bytes(conv), conv2d_scratch_bytes(conv, threads=2)
     (10480, 10480)
     """
-    element_bytes = _element_bytes(op.operands[0].type.element_type)
+    item_bytes = element_bytes(op.operands[0].type.element_type)
     planes = _flat_plan(op)
     result = op.results[0].type.shape
     win = _Window.of(op)
     if planes is None:
         if op.name == "tad.conv2d_backward_data":
-            return prod(_padded_hw(result, win.padding)) * element_bytes
+            return prod(_padded_hw(result, win.padding)) * item_bytes
         data = op.operands[0] if op.name == "tad.conv2d" else op.operands[1]
         padded = prod(_padded_hw(data.type.shape, win.padding)) if any(win.padding) else 0
         moved = prod(op.operands[0].type.shape) if op.name == "tad.conv2d_backward_filter" else 0
-        return (padded + moved) * element_bytes
+        return (padded + moved) * item_bytes
     copies = prod(planes.inner)
     if op.name == "tad.conv2d_backward_filter":
         output_grad, data = op.operands
@@ -889,7 +883,7 @@ def conv2d_scratch_bytes(op: ir.Operation, threads: int = 1) -> int:
         depth = (n - 1) * planes.plane + planes.valid + planes.span(planes.outer)
         flat, columns, flat_dy = n * c * planes.plane, copies * c * depth if copies > 1 else 0, n * o * planes.plane
         # The planes are freed once copied: they and the copies, then what the contractions read.
-        return max(flat + columns, (columns or flat) + flat_dy) * element_bytes
+        return max(flat + columns, (columns or flat) + flat_dy) * item_bytes
     (n, c), out = op.operands[0].type.shape[:2], result[1]
     # The weight rows, and the transposed weight a data gradient makes them from (freed before the images).
     rows = prod(op.operands[1].type.shape)
@@ -902,7 +896,7 @@ def conv2d_scratch_bytes(op: ir.Operation, threads: int = 1) -> int:
     else:
         image = max(flat + columns, (columns or flat) + flat_out, flat_out + cropped)
     in_flight = min(n // per_group, max(threads, 1))
-    return (rows + max(transposed, in_flight * image)) * element_bytes
+    return (rows + max(transposed, in_flight * image)) * item_bytes
 
 
 # conv2d_scratch_bytes counts the temporaries' bytes; the allocator adds ALLOCATION_PADDING
