@@ -1,8 +1,8 @@
 """The differential fuzzer: its own behaviour, and a fixed-seed campaign over the compiler.
 
 The campaign (a few hundred random Python programs and about a hundred IR
-modules, in two worker processes) asserts that no program kills its worker,
-gives a wrong number or hits an internal error. Its failure message lists each
+modules, in four shards of one worker process each) asserts that no program
+kills its worker, gives a wrong number or hits an internal error. Its failure message lists each
 distinct failure with the seeds that hit it; ``python -m tensorad.fuzz
 --programs N --seed S --out DIR`` replays and minimizes them.
 """
@@ -18,6 +18,9 @@ from tensorad.fuzz import campaign, checks, ir, programs, runner
 
 CAMPAIGN_PROGRAMS = 120  # each also runs eagerly and under vmap (about 1.2 s a program)
 CAMPAIGN_IR = 100
+CAMPAIGN_SEED = 20261124
+# Shards, one worker process each, so that pytest-xdist spreads the campaign over the cores.
+CAMPAIGN_SHARDS = 4
 
 
 def test_generator_is_deterministic_by_seed():
@@ -190,10 +193,13 @@ def test_known_findings_pass():
     assert not failing, "\n".join(failing)
 
 
-def test_fixed_seed_campaign_finds_no_death_wrong_result_or_internal_error():
-    summary = campaign.run_campaign(CAMPAIGN_PROGRAMS, seed=20261124, ir=CAMPAIGN_IR, jobs=2, out_dir=None)
+@pytest.mark.parametrize("shard", range(CAMPAIGN_SHARDS))
+def test_fixed_seed_campaign_finds_no_death_wrong_result_or_internal_error(shard):
+    programs, modules = CAMPAIGN_PROGRAMS // CAMPAIGN_SHARDS, CAMPAIGN_IR // CAMPAIGN_SHARDS
+    seed = CAMPAIGN_SEED + shard * programs
+    summary = campaign.run_campaign(programs, seed=seed, ir=modules, jobs=1, out_dir=None)
     failures = [f for f in summary["findings"] if f["status"] in runner.FAILURES]
     report = "\n".join(f"{f['kind']} {f['status']} x{f['count']} seeds {f['seeds']}: {f['signature'][:300]}"
                        for f in failures)
     assert not failures, (f"{summary['counts']} {summary['ir_counts']}\n{report}\nminimize with: python -m "
-                          f"tensorad.fuzz --programs {CAMPAIGN_PROGRAMS} --ir {CAMPAIGN_IR} --seed 20261124")
+                          f"tensorad.fuzz --programs {programs} --ir {modules} --seed {seed}")
