@@ -468,22 +468,6 @@ def _is_bool(t: ir.Type) -> bool:
     return isinstance(t, ir.IntegerType) and t.width == 1
 
 
-def _round_to_bf16(x: ir.Value) -> ir.Value:
-    """The ``f32`` ``x`` rounded to ``bf16`` (to nearest, ties to even; NaN stays NaN), on its bits.
-
-    Not ``arith.truncf``: x86's conversion instruction (``vcvtneps2bf16``,
-    which LLVM picks where the CPU has it) flushes subnormals to zero, where
-    numpy's ``ml_dtypes`` and JAX keep them (``2**-130`` is a bf16).
-    """
-    i32, i16 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(16)
-    bits = arith.bitcast(i32, x)
-    sixteen = arith.constant(i32, 16)
-    odd = arith.andi(arith.shrui(bits, sixteen), arith.constant(i32, 1))
-    rounded = arith.shrui(arith.addi(bits, arith.addi(odd, arith.constant(i32, 0x7FFF))), sixteen)
-    is_nan = arith.cmpf(arith.CmpFPredicate.UNO, x, x)
-    return arith.bitcast(ir.BF16Type.get(), arith.select(is_nan, arith.constant(i16, 0x7FC0), arith.trunci(i16, rounded)))
-
-
 def convert_scalar(x: ir.Value, to: ir.Type) -> ir.Value:
     """Convert one element with numpy ``astype`` semantics (floats truncate toward zero)."""
     src = x.type
@@ -504,9 +488,10 @@ def convert_scalar(x: ir.Value, to: ir.Type) -> ir.Value:
             in_range = arith.andi(arith.cmpf(arith.CmpFPredicate.OGE, x, low),
                                   arith.cmpf(arith.CmpFPredicate.OLT, x, high))
             return arith.select(in_range, arith.fptosi(to, x), arith.constant(to, scalar_attr(least, to)))
-        if isinstance(to, ir.BF16Type):
-            # From f64 through f32, as ml_dtypes' conversion (numpy's bfloat16) rounds.
-            return _round_to_bf16(x if isinstance(src, ir.F32Type) else arith.truncf(ir.F32Type.get(), x))
+        if isinstance(to, ir.BF16Type) and not isinstance(src, ir.F32Type):
+            # From f64 through f32, as ml_dtypes' conversion (numpy's bfloat16) rounds; on the CPU,
+            # tad-round-bf16-on-bits rounds the f32 on its bits.
+            return arith.truncf(to, arith.truncf(ir.F32Type.get(), x))
         return (arith.extf if to.width > src.width else arith.truncf)(to, x)
     if isinstance(to, ir.FloatType):
         return (arith.uitofp if _is_bool(src) else arith.sitofp)(to, x)

@@ -95,6 +95,8 @@ PASSES: dict[str, PassInfo] = {info.name: info for info in (
              _P + "lower.parallel_inits:run"),
     PassInfo("tad-widen-bools", "Store booleans as bytes: retype tensor<...xi1> values to i8",
              _P + "lower.widen_bools:run"),
+    PassInfo("tad-round-bf16-on-bits", "Compute each bf16 op in f32 and round its result to bf16 on the bits "
+             "(keeping subnormals, which x86's conversion instruction flushes)", _P + "lower.round_bf16:run"),
     PassInfo("tad-split-rank-reducing-subviews", "Make each rank-reducing memref.subview that upstream may read "
              "wrongly (unit dims, dynamic strides) a plain subview and a memref.collapse_shape",
              _P + "lower.subviews:run"),

@@ -43,7 +43,10 @@ Stages, in order:
    ``tad-define-thread-launchers`` run their chunks on the thread pool of
    the MLIR async runtime (``libmlir_async_runtime.so``); otherwise they stay
    sequential loops;
-6. loops, vectors, then LLVM; allocations go through the generic
+6. loops, vectors (``tad-round-bf16-on-bits`` then computes ``bf16`` ops
+   in ``f32``, rounding on the bits, and moves ``bf16`` elements as ``i16``:
+   LLVM's own ``bf16`` code flushes subnormals and aborts on some vectors),
+   then LLVM; allocations go through the generic
    ``_mlir_memref_to_llvm_alloc/free`` so the runtime can count live bytes;
    canonicalization folds the memref descriptors each op builds and reads
    (``insertvalue``/``extractvalue`` chains: half of an unrolled program's
@@ -160,6 +163,8 @@ def pipeline(options: CodegenOptions = CodegenOptions()) -> str:
               f"tad-pack-streamed-operands{{vector-bits={bits}}}", "tad-outline-repeated-kernels",
               f"tad-tile-and-vectorize{{threads={threads} vector-bits={bits}}}", "tad-approximate-math",
               *_BUFFER_STAGES]
-    stages += ["tad-split-long-functions", f"tad-outline-thread-loops{{threads={threads}}}", *LOOP_STAGES, *LLVM_STAGES,
+    stages += ["tad-split-long-functions", f"tad-outline-thread-loops{{threads={threads}}}", *LOOP_STAGES,
+               # Every bf16 op is a scalar or 1-D vector op now, and not yet LLVM's (which flushes subnormals).
+               "tad-round-bf16-on-bits", *LLVM_STAGES,
                f"tad-define-thread-launchers{{threads={threads}}}", "any(canonicalize)", "tad-split-long-blocks"]
     return ",".join(stages)

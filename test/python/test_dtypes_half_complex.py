@@ -69,6 +69,33 @@ def test_conversion_to_bfloat16_keeps_subnormals_as_ml_dtypes_does():
 
 
 @HALVES
+def test_half_arithmetic_keeps_subnormal_results_as_ml_dtypes_does(half):
+    # LLVM computes a bf16 op in f32 and rounded it with x86's vcvtneps2bf16, which flushes subnormal
+    # results to zero (2**-130 + 2**-131 gave 0); tad-round-bf16-on-bits rounds on the bits instead.
+    rng = np.random.default_rng(2)
+    tiny = float(ml_dtypes.finfo(half).smallest_normal)
+    x, y = ((rng.standard_normal(n) * tiny * 10.0 ** rng.uniform(-2.5, 1, n)).astype(half) for n in (1003, 1003))
+    x[:4], y[:4] = [np.nan, np.inf, 0.0, -tiny], [1.0, -np.inf, tiny / 8, tiny / 4]
+    ops = (np.add, np.subtract, np.multiply, np.maximum, np.minimum, np.divide,
+           lambda a, b: np.negative(np.abs(a)), lambda a, b: np.sqrt(np.abs(a)), lambda a, b: np.where(a > b, a, b))
+    tnp_ops = (tnp.add, tnp.subtract, tnp.multiply, tnp.maximum, tnp.minimum, tnp.divide,
+               lambda a, b: tnp.negative(tnp.abs(a)), lambda a, b: tnp.sqrt(tnp.abs(a)),
+               lambda a, b: tnp.where(a > b, a, b))
+    # Scalar code; a vector<17xbf16> maximum, which aborted the process in LLVM; vectors and a remainder.
+    for n in (7, 17, x.size):
+        got = ta.jit(lambda a, b: tuple(op(a, b) for op in tnp_ops))(x[:n], y[:n])
+        for k, (op, result) in enumerate(zip(ops, got)):
+            with np.errstate(invalid="ignore"):
+                want = op(x[:n], y[:n])
+            assert result.dtype == half
+            nan = np.isnan(want.astype(np.float32))  # any NaN's bits: inf - inf sets the sign bit in ml_dtypes
+            assert np.isnan(result.astype(np.float32)[nan]).all(), f"op {k}, n={n}"
+            # Compared as values (exact: a bf16 or f16 is an f32), so that maximum(-0, +0) may be +0 (XLA's).
+            np.testing.assert_array_equal(result.astype(np.float32)[~nan], want.astype(np.float32)[~nan],
+                                          err_msg=f"op {k}, n={n}")
+
+
+@HALVES
 def test_half_sums_and_matmul_accumulate_in_float32(half):
     rng = np.random.default_rng(1)
     x = rng.uniform(0, 1, 20000).astype(half)

@@ -196,17 +196,12 @@ func.func @markers(%x: tensor<3xf32>) -> tensor<3xf32> {
 
 // -----
 
-// To bf16 on the bits, rounding to nearest even (x86's conversion instruction,
-// which LLVM would pick, flushes subnormals to zero); NaN stays a quiet NaN.
+// To bf16 from f64 through f32, as ml_dtypes converts (on the CPU,
+// tad-round-bf16-on-bits then rounds the f32 on its bits).
 // CHECK-LABEL: func.func @convert_to_bf16
-// CHECK: %[[BITS:.*]] = arith.bitcast %[[IN:.*]] : f32 to i32
-// CHECK: arith.shrui %[[BITS]]
-// CHECK: arith.addi %[[BITS]]
-// CHECK: %[[NAN:.*]] = arith.cmpf uno, %[[IN]], %[[IN]] : f32
-// CHECK: %[[HALF:.*]] = arith.trunci %{{.*}} : i32 to i16
-// CHECK: %[[PICK:.*]] = arith.select %[[NAN]], %{{.*}}, %[[HALF]] : i16
-// CHECK: arith.bitcast %[[PICK]] : i16 to bf16
-func.func @convert_to_bf16(%x: tensor<4xf32>) -> tensor<4xbf16> {
-  %0 = "tad.convert"(%x) : (tensor<4xf32>) -> tensor<4xbf16>
+// CHECK: %[[F32:.*]] = arith.truncf %{{.*}} : f64 to f32
+// CHECK: arith.truncf %[[F32]] : f32 to bf16
+func.func @convert_to_bf16(%x: tensor<4xf64>) -> tensor<4xbf16> {
+  %0 = "tad.convert"(%x) : (tensor<4xf64>) -> tensor<4xbf16>
   return %0 : tensor<4xbf16>
 }
