@@ -167,8 +167,14 @@ def run(op: ir.Operation, pass_) -> None:
             member.call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
             if member is not first:
                 member.kernel.erase()
-    for function in functions:
-        if not collect(function.operation, _computes):
+    found = {function: collect(function.operation, lambda inner: inner.name == "func.call" or _computes(inner))
+             for function in functions}
+    # A function that another one calls (a library's kernel) is compiled with the code that calls it:
+    # an optnone function is host code, which the kernels' code cannot call (tensorad.host_code).
+    called = {ir.FlatSymbolRefAttr(inner.attributes["callee"]).value
+              for inners in found.values() for inner in inners if inner.name == "func.call"}
+    for function, inners in found.items():
+        if function.attributes["sym_name"].value not in called and not any(map(_computes, inners)):
             # Only calls, buffers and loops over them are left: LLVM need not optimize them.
             add_passthrough(function.operation, "noinline", "optnone")
 

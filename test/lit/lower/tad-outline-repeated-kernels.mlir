@@ -114,3 +114,37 @@ func.func @empty_sums(%x: tensor<3x0xf64>, %init: tensor<f64>) -> (tensor<f64>, 
   } -> tensor<f64>
   return %0, %1 : tensor<f64>, tensor<f64>
 }
+
+// -----
+
+// A function that another one calls (a library's kernel, left with calls
+// only) is not optnone: optnone functions become host code, which the
+// kernels' code (here @caller's chunk that still computes) cannot call.
+// CHECK-LABEL: func.func private @library_kernel
+// CHECK-NOT: optnone
+// CHECK-LABEL: func.func @caller
+// CHECK-SAME: passthrough = ["noinline", "optnone"]
+// CHECK: call @library_kernel
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func private @tad_lapack_dpotrf(%a: memref<4xf64>)
+func.func private @library_kernel(%a: memref<4xf64>) {
+  call @tad_lapack_dpotrf(%a) : (memref<4xf64>) -> ()
+  return
+}
+func.func @caller(%x: tensor<8x16xf64>, %a: memref<4xf64>) -> tensor<8x16xf64> {
+  %e = tensor.empty() : tensor<8x16xf64>
+  call @library_kernel(%a) : (memref<4xf64>) -> ()
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x16xf64>) outs(%e : tensor<8x16xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    %t = math.tanh %in : f64
+    linalg.yield %t : f64
+  } -> tensor<8x16xf64>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%0 : tensor<8x16xf64>) outs(%e : tensor<8x16xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    %t = math.tanh %in : f64
+    linalg.yield %t : f64
+  } -> tensor<8x16xf64>
+  return %1 : tensor<8x16xf64>
+}
