@@ -30,7 +30,7 @@ _PUBLIC = {
     "distributed": ("data_parallel",),
 }
 _HOME = {name: module for module, names in _PUBLIC.items() for name in names}
-_SUBMODULES = ("numpy", "lax", "nn", "optim", "te", "tree", "tree_util", "test_util", "distributed")
+_SUBMODULES = ("numpy", "lax", "nn", "optim", "random", "te", "tree", "tree_util", "test_util", "distributed")
 __all__ = sorted(_HOME) + list(_SUBMODULES)
 
 

@@ -163,19 +163,36 @@ def _wrapped(value: int, bits: int) -> int:
     return value - (1 << bits) if value >= 1 << (bits - 1) else value
 
 
-def _shift_left_by(x: Tracer, k: int) -> Tracer:
-    """``x << k`` for a Python int ``0 <= k < bits``: a wrapping multiply by ``2**k``."""
-    return tnp.multiply(x, _wrapped(1 << k, _bits(x.dtype)))
+def _shifted_by(name: str, x: Tracer, k: int) -> Tracer:
+    """``arith`` shift ``name`` of the integers ``x`` by the Python int ``k`` (in range: LLVM's shift past the
+    width is poison)."""
+    amount = builder.constant(k, x.shape, dtypes.to_mlir(x.dtype))
+    return Tracer(builder.elementwise(name, [x.value, amount]), x.shape, x.dtype)
 
 
-def _shift_right_by(x: Tracer, k: int, logical: bool) -> Tracer:
-    """``x >> k`` (sign-filling, or zero-filling with ``logical``) for a Python int ``0 < k < bits``."""
-    bits = _bits(x.dtype)
-    if k == bits - 1:
-        negative = tnp.less(x, 0)
-        return tnp.astype(negative, x.dtype) if logical else tnp.negative(tnp.astype(negative, x.dtype))
-    shifted = tnp.floor_divide(x, 1 << k)  # floor division by 2**k is the arithmetic shift
-    return tnp.bitwise_and(shifted, (1 << (bits - k)) - 1) if logical else shifted
+def shift_left_by(x: Tracer, k: int) -> Tracer:
+    """``x << k`` for a Python int ``0 <= k < bits`` (wrapping).
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> ta.jit(lambda x: shift_left_by(x, 4))(np.array([1, -1], np.int32))
+    array([ 16, -16], dtype=int32)
+    """
+    return _shifted_by("arith.shli", x, k)
+
+
+def shift_right_by(x: Tracer, k: int, logical: bool) -> Tracer:
+    """``x >> k`` (sign-filling, or zero-filling with ``logical``) for a Python int ``0 <= k < bits``.
+
+    Examples
+    --------
+    >>> import numpy as np, tensorad as ta
+    >>> ta.jit(lambda x: (shift_right_by(x, 28, logical=True), shift_right_by(x, 28, logical=False)))(
+    ...     np.array([-1], np.int32))
+    (array([15], dtype=int32), array([-1], dtype=int32))
+    """
+    return _shifted_by("arith.shrui" if logical else "arith.shrsi", x, k)
 
 
 def _sign(x: Tracer) -> Tracer:
@@ -209,10 +226,10 @@ def _population_count(x: Tracer) -> Tracer:
     bits = _bits(x.dtype)
     repeated = lambda byte: int(byte * (bits // 8), 16)  # noqa: E731
     m1, m2, m4, h01 = repeated("55"), repeated("33"), repeated("0f"), repeated("01")
-    x = tnp.subtract(x, tnp.bitwise_and(_shift_right_by(x, 1, True), m1))
-    x = tnp.add(tnp.bitwise_and(x, m2), tnp.bitwise_and(_shift_right_by(x, 2, True), m2))
-    x = tnp.bitwise_and(tnp.add(x, _shift_right_by(x, 4, True)), m4)
-    return _shift_right_by(tnp.multiply(x, h01), bits - 8, True)
+    x = tnp.subtract(x, tnp.bitwise_and(shift_right_by(x, 1, True), m1))
+    x = tnp.add(tnp.bitwise_and(x, m2), tnp.bitwise_and(shift_right_by(x, 2, True), m2))
+    x = tnp.bitwise_and(tnp.add(x, shift_right_by(x, 4, True)), m4)
+    return shift_right_by(tnp.multiply(x, h01), bits - 8, True)
 
 
 def _clz(x: Tracer) -> Tracer:
@@ -221,11 +238,11 @@ def _clz(x: Tracer) -> Tracer:
     count = tnp.zeros_like(x)
     step = bits // 2
     while step:
-        top_zero = tnp.equal(_shift_right_by(x, bits - step, True), 0)
+        top_zero = tnp.equal(shift_right_by(x, bits - step, True), 0)
         count = tnp.add(count, tnp.astype(tnp.where(top_zero, step, 0), x.dtype))
-        x = tnp.where(top_zero, _shift_left_by(x, step), x)
+        x = tnp.where(top_zero, shift_left_by(x, step), x)
         step //= 2
-    return tnp.add(count, tnp.astype(tnp.equal(_shift_right_by(x, bits - 1, True), 0), x.dtype))
+    return tnp.add(count, tnp.astype(tnp.equal(shift_right_by(x, bits - 1, True), 0), x.dtype))
 
 
 def _max_or_min(kind: str):
