@@ -319,7 +319,7 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
 def _jvp_traced(fun: Callable, primals: tuple, tangents: tuple):
     traced = _Traced(fun, primals)
     tangent_leaves = tree.flatten(tangents)[0]
-    if len(tangent_leaves) != len(traced.inputs):
+    if len(tangent_leaves) != traced.explicit:  # the closed-over inputs after them have no tangents
         raise TracingError("tangents must have the structure of the primals")
     chosen = {}
     for i in traced.float_inputs:

@@ -1,8 +1,8 @@
-"""Normalization layers: ``layer_norm`` and ``batch_norm`` (training mode, batch statistics).
+"""Normalization: ``standardize`` (``jax.nn``'s), and the layers ``layer_norm`` and ``batch_norm``.
 
-Both subtract the mean and divide by ``sqrt(var + eps)`` with the biased
-variance (as PyTorch does when normalizing), then apply an optional
-elementwise affine map ``weight * y + bias``.
+All subtract the mean and divide by ``sqrt(var + eps)`` with the biased
+variance (as PyTorch does when normalizing); the layers then apply an
+optional elementwise affine map ``weight * y + bias``.
 
 Examples
 --------
@@ -14,16 +14,62 @@ array([[-1.2247,  0.    ,  1.2247]])
 
 from __future__ import annotations
 
-from .. import numpy as tnp
+from .. import dtypes, numpy as tnp
 from ..errors import TracingError
 from ..tracing import emits_ops
+from .activations import included_count
 
 
-def _standardize(x, axes: tuple, eps: float):
-    """``(x - mean) / sqrt(var + eps)`` with the statistics taken over ``axes``."""
-    centered = x - tnp.mean(x, axis=axes, keepdims=True)
-    variance = tnp.mean(centered * centered, axis=axes, keepdims=True)
-    return centered * tnp.rsqrt(variance + eps)
+def _mean(x, axis, where):
+    """The mean over ``axis`` (kept) of the elements where ``where`` is true (all when None)."""
+    total = tnp.sum(x if where is None else tnp.where(where, x, 0.0), axis=axis, keepdims=True)
+    return total / included_count(x, axis, where, keepdims=True)
+
+
+@emits_ops
+def standardize(x, axis=-1, mean=None, variance=None, epsilon=1e-5, where=None, *, algorithm: str = "fast"):
+    """``(x - mean) / sqrt(variance + epsilon)``, the statistics over ``axis`` unless given, as ``jax.nn``'s.
+
+    Parameters
+    ----------
+    x : array
+    axis : int or tuple of int
+        The axes the statistics are taken over.
+    mean, variance : array, optional
+        Statistics to use instead (broadcast against ``x``).
+    epsilon : float
+        Added to the variance.
+    where : array of bool, optional
+        The elements the statistics take in; every element is standardized.
+    algorithm : {"fast", "stable"}
+        The variance as ``mean(x**2) - mean**2`` (one pass, clipped at 0) or
+        as ``mean((x - mean)**2)`` (two passes, accurate when ``|mean| >> std``).
+
+    Raises
+    ------
+    ValueError
+        An unknown ``algorithm``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> standardize(np.array([1.0, 2.0, 3.0]), epsilon=0.0)
+    array([-1.22474487,  0.        ,  1.22474487])
+    """
+    if algorithm not in ("fast", "stable"):
+        raise ValueError(f"standardize: unknown algorithm {algorithm!r}, expected 'fast' or 'stable'")
+    x = tnp.asarray(x)
+    x = x.astype(dtypes.float_of(x.dtype))
+    if mean is None:
+        mean = _mean(x, axis, where)
+    centered = x - mean
+    if variance is None:
+        if algorithm == "stable":
+            variance = _mean(centered * centered, axis, where)
+        else:
+            # The one-pass variance can come out slightly negative: rsqrt needs it clipped.
+            variance = tnp.clip(_mean(x * x, axis, where) - mean * mean, 0.0)
+    return centered * tnp.rsqrt(variance + epsilon)
 
 
 def _affine(y, axes: tuple, weight, bias):
@@ -66,7 +112,7 @@ def layer_norm(x, weight=None, bias=None, axis=-1, eps: float = 1e-5):
     """
     x = tnp.asarray(x)
     axes = tuple(sorted(a % x.ndim for a in ((axis,) if isinstance(axis, int) else axis)))
-    return _affine(_standardize(x, axes, eps), axes, weight, bias)
+    return _affine(standardize(x, axes, epsilon=eps, algorithm="stable"), axes, weight, bias)
 
 
 @emits_ops
@@ -96,4 +142,4 @@ def batch_norm(x, weight=None, bias=None, eps: float = 1e-5):
     if x.ndim < 2:
         raise TracingError(f"batch_norm needs input of shape (N, C, ...), got {x.shape}")
     reduced = (0,) + tuple(range(2, x.ndim))
-    return _affine(_standardize(x, reduced, eps), (1,), weight, bias)
+    return _affine(standardize(x, reduced, epsilon=eps, algorithm="stable"), (1,), weight, bias)
