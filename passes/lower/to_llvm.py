@@ -58,12 +58,15 @@ Examples
 --------
 >>> "one-shot-bufferize" in pipeline()
 True
->>> "tad-outline-thread-loops{threads=4}" in pipeline(CodegenOptions(threads=4))
+>>> "tad-outline-thread-loops{threads=4}" in pipeline(LowerToLLVMOptions(threads=4))
 True
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from ..options import option
 from .tile_and_vectorize import CodegenOptions
 
 # Named apart: tad-remat's graph counts the ops it copies (tensorad.passes.remat.graph).
@@ -143,13 +146,21 @@ LLVM_STAGES = (
 )
 
 
-def pipeline(options: CodegenOptions = CodegenOptions()) -> str:
+@dataclass(frozen=True)
+class LowerToLLVMOptions(CodegenOptions):
+    """The options of ``tad-lower-to-llvm``: threads, the vector width, and whether there may be bf16 values."""
+
+    # jit turns it off for a program without bf16 values: the pass would walk every op for nothing.
+    bf16: bool = option(True, "run tad-round-bf16-on-bits (bf16 values may be computed)")
+
+
+def pipeline(options: LowerToLLVMOptions = LowerToLLVMOptions()) -> str:
     """Return the pipeline text of ``tad-lower-to-llvm``.
 
     ``options.threads`` is the number of threads large ops are split over
     (1 makes single-threaded code that needs no async runtime);
     ``options.vector_bits`` the vector register width to tile for (0 asks
-    the host).
+    the host); ``options.bf16=False`` leaves out ``tad-round-bf16-on-bits``.
 
     Examples
     --------
@@ -165,6 +176,6 @@ def pipeline(options: CodegenOptions = CodegenOptions()) -> str:
               *_BUFFER_STAGES]
     stages += ["tad-split-long-functions", f"tad-outline-thread-loops{{threads={threads}}}", *LOOP_STAGES,
                # Every bf16 op is a scalar or 1-D vector op now, and not yet LLVM's (which flushes subnormals).
-               "tad-round-bf16-on-bits", *LLVM_STAGES,
+               *(["tad-round-bf16-on-bits"] if options.bf16 else []), *LLVM_STAGES,
                f"tad-define-thread-launchers{{threads={threads}}}", "any(canonicalize)", "tad-split-long-blocks"]
     return ",".join(stages)

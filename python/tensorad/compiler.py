@@ -107,7 +107,7 @@ def _mark_arguments(func_op: ir.Operation, indices, attributes: dict) -> None:
 
 
 def run_stages(module: ir.Module, last: str, differentiate: JitDifferentiateOptions | None = None,
-               results: PassResults | None = None) -> ir.Module:
+               results: PassResults | None = None, bf16: bool = True) -> ir.Module:
     """Run the compiler's stages on ``module`` up to and including ``last``; return the resulting module.
 
     The stages run in a forked child (:mod:`tensorad.passes.isolation`), so
@@ -115,7 +115,8 @@ def run_stages(module: ir.Module, last: str, differentiate: JitDifferentiateOpti
     or LLVM is a ``CompileError`` naming the pass, with a reproducer file.
     ``differentiate`` holds the options of the ``"differentiated"`` stage
     (``tad-jit-differentiate``: the memory budget, ...); what the passes
-    return (``tad-remat``'s report) is added to ``results``.
+    return (``tad-remat``'s report) is added to ``results``. ``bf16=False``
+    says the program has no bf16 values (``tad-round-bf16-on-bits`` is left out).
 
     Raises
     ------
@@ -135,7 +136,7 @@ def run_stages(module: ir.Module, last: str, differentiate: JitDifferentiateOpti
         if name == "differentiated" and differentiate is not None:
             pipeline = dataclasses.replace(pipeline, options=differentiate)
         if name == "llvm":
-            pipeline = pipeline.replace(threads=num_threads())
+            pipeline = pipeline.replace(threads=num_threads(), bf16=bf16)
         stages.append((name, pipeline))
         if name == last:
             break
@@ -201,7 +202,7 @@ class Lowered:
         if stage not in names:
             raise ValueError(f"unknown stage {stage!r}; choose one of {names}")
         with COMPILE_LOCK:
-            module = run_stages(self.module(), stage, self.differentiate_options)
+            module = run_stages(self.module(), stage, self.differentiate_options, bf16=self._has_bf16)
             return module.operation.get_asm(enable_debug_info=debug_info)
 
     def compile(self, reports: PassResults | None = None) -> "Compiled":
@@ -217,10 +218,15 @@ class Lowered:
                 module = self._lowered()
             else:
                 options = dataclasses.replace(self.differentiate_options, report=True)
-                module = run_stages(self.module(), self._last_stage, options, reports)
+                module = run_stages(self.module(), self._last_stage, options, reports, self._has_bf16)
             executable = Executable(module, self.entry, self.in_avals, self.out_avals, device=self.device,
                                     donated=self.donated)
         return Compiled(executable, self.out_tree, module, self.in_avals, self.entry, self.donated)
+
+    @property
+    def _has_bf16(self) -> bool:
+        """Whether the traced program has bf16 values (only then may its lowering compute any)."""
+        return "bf16" in self._text
 
     @property
     def _last_stage(self) -> str:
@@ -232,13 +238,13 @@ class Lowered:
         last = self._last_stage
         module = self.module()
         if self.device != "cpu" or compile_cache.cache_dir() is None:
-            return run_stages(module, last, self.differentiate_options)
+            return run_stages(module, last, self.differentiate_options, bf16=self._has_bf16)
         # Source locations change no code: a function moved in its file still hits.
         key = compile_cache.cache_key(module.operation.get_asm(), last, self.differentiate_options, num_threads(),
                                       vector_bits())
         lowered = compile_cache.load(key, module.context)
         if lowered is None:
-            lowered = run_stages(module, last, self.differentiate_options)
+            lowered = run_stages(module, last, self.differentiate_options, bf16=self._has_bf16)
             compile_cache.store(key, lowered)
         return lowered
 
