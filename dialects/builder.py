@@ -488,10 +488,13 @@ def convert_scalar(x: ir.Value, to: ir.Type) -> ir.Value:
             in_range = arith.andi(arith.cmpf(arith.CmpFPredicate.OGE, x, low),
                                   arith.cmpf(arith.CmpFPredicate.OLT, x, high))
             return arith.select(in_range, arith.fptosi(to, x), arith.constant(to, scalar_attr(least, to)))
+        f32 = ir.F32Type.get()
         if isinstance(to, ir.BF16Type) and not isinstance(src, ir.F32Type):
-            # From f64 through f32, as ml_dtypes' conversion (numpy's bfloat16) rounds; on the CPU,
-            # tad-round-bf16-on-bits rounds the f32 on its bits.
-            return arith.truncf(to, arith.truncf(ir.F32Type.get(), x))
+            # From f64 through f32, as ml_dtypes' conversion (numpy's bfloat16) rounds, and from f16 through
+            # f32 (exactly); on the CPU, tad-round-bf16-on-bits rounds the f32 on its bits.
+            return arith.truncf(to, (arith.extf if src.width < 32 else arith.truncf)(f32, x))
+        if isinstance(src, ir.BF16Type) and isinstance(to, ir.F16Type):  # neither holds the other: through f32
+            return arith.truncf(to, arith.extf(f32, x))
         return (arith.extf if to.width > src.width else arith.truncf)(to, x)
     if isinstance(to, ir.FloatType):
         return (arith.uitofp if _is_bool(src) else arith.sitofp)(to, x)

@@ -68,6 +68,15 @@ def test_conversion_to_bfloat16_keeps_subnormals_as_ml_dtypes_does():
     assert np.isnan(ta.jit(lambda a: a.astype(BF16))(np.array([np.nan], np.float32))).all()
 
 
+def test_conversions_between_float16_and_bfloat16_go_through_float32():
+    # Neither type holds the other: a conversion between them was one arith.truncf, which MLIR refuses.
+    brains = np.array([1.0, 3e-39, 1e5, 70000.0, 1e-5, -2.5, np.nan], BF16)
+    halves = np.array([1.0, 6e-8, 65504.0, 1e-5, -2.5, np.inf], F16)
+    as_half, as_brain = ta.jit(lambda b, h: (b.astype(F16), h.astype(BF16)))(brains, halves)
+    np.testing.assert_array_equal(as_half.view(np.uint16), brains.astype(F16).view(np.uint16))
+    np.testing.assert_array_equal(as_brain.view(np.uint16), halves.astype(BF16).view(np.uint16))
+
+
 @HALVES
 def test_half_arithmetic_keeps_subnormal_results_as_ml_dtypes_does(half):
     # LLVM computes a bf16 op in f32 and rounded it with x86's vcvtneps2bf16, which flushes subnormal

@@ -205,3 +205,17 @@ func.func @convert_to_bf16(%x: tensor<4xf64>) -> tensor<4xbf16> {
   %0 = "tad.convert"(%x) : (tensor<4xf64>) -> tensor<4xbf16>
   return %0 : tensor<4xbf16>
 }
+
+// -----
+
+// Between bf16 and f16, which neither holds the other, through f32.
+// CHECK-LABEL: func.func @convert_bf16_to_f16
+// CHECK: %[[WIDE:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK: arith.truncf %[[WIDE]] : f32 to f16
+// CHECK: %[[WIDE2:.*]] = arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.truncf %[[WIDE2]] : f32 to bf16
+func.func @convert_bf16_to_f16(%x: tensor<4xbf16>) -> tensor<4xbf16> {
+  %0 = "tad.convert"(%x) : (tensor<4xbf16>) -> tensor<4xf16>
+  %1 = "tad.convert"(%0) : (tensor<4xf16>) -> tensor<4xbf16>
+  return %1 : tensor<4xbf16>
+}
