@@ -173,7 +173,8 @@ class PackPlan:
     width: int
 
 
-def choose(loops: Loops, contraction: bool, bits: int, threads: int) -> Optional[Schedule]:
+def choose(loops: Loops, contraction: bool, bits: int, threads: int,
+           split_reduction: bool = True) -> Optional[Schedule]:
     """The schedule of an op with loop nest ``loops``, or None to keep its scalar loops.
 
     Parameters
@@ -187,6 +188,9 @@ def choose(loops: Loops, contraction: bool, bits: int, threads: int) -> Optional
         The vector register width.
     threads : int
         The number of threads (1: no thread loop).
+    split_reduction : bool
+        Whether a reduction along the innermost loop may be split into
+        vector partial results (:func:`_partial_schedule`).
 
     Examples
     --------
@@ -206,7 +210,7 @@ def choose(loops: Loops, contraction: bool, bits: int, threads: int) -> Optional
         if dims is not None:
             return _contraction_schedule(loops, dims, lanes, threads)
     n = len(loops.sizes) - 1
-    split = _partial_schedule(loops, lanes, threads)
+    split = _partial_schedule(loops, lanes, threads) if split_reduction else None
     if split is not None:
         return split
     tile = _vector_tile(loops.sizes[n], lanes, _TILE_VECTORS)

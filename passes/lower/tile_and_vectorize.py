@@ -101,7 +101,11 @@ def run(op: ir.Operation, pass_, options: CodegenOptions = CodegenOptions()) -> 
         loops = loops_of(inner)
         if loops is None:
             continue
-        schedule = choose(loops, inner.name == "linalg.contract", bits, options.threads)
+        # Upstream's split into partial results (tile_reduction_using_for) leaves the body's loop
+        # indices those of the tile: a sum of x + arange(24) added 0..7 three times.
+        reads_indices = bool(collect(inner, lambda body_op: body_op.name == "linalg.index"))
+        schedule = choose(loops, inner.name == "linalg.contract", bits, options.threads,
+                          split_reduction=not reads_indices)
         if schedule is not None:
             scheduled.append((inner, loops, schedule))
     _apply(scheduled)

@@ -81,3 +81,23 @@ def test_branch_result_sliced_by_a_loop(program, sign):
 def test_several_unit_dims_in_the_row():
     x = -np.abs(np.random.default_rng(1).uniform(0.2, 0.9, size=(3, 1, 1, 2)))
     assert_jacobians_agree(cond_then_scan, x)
+
+
+def test_reductions_of_values_made_from_their_index_read_the_whole_index():
+    # x + arange fused into a row sum reads linalg.index in the reduction's body: upstream's split of the
+    # row into vector partial results left it the lane's index within the tile (0..7, three times over).
+    rng = np.random.default_rng(0)
+    for shape in ((2, 24), (4, 1000), (3, 37)):
+        x = rng.standard_normal(shape)
+        weights = np.arange(shape[-1])
+        sums, maxima, weighted = ta.jit(lambda v: (tnp.sum(v + tnp.arange(shape[-1]), axis=-1),
+                                                   tnp.max(v + 0.001 * tnp.arange(shape[-1]), axis=-1),
+                                                   tnp.sum(v * tnp.arange(shape[-1]), axis=-1)))(x)
+        np.testing.assert_allclose(sums, (x + weights).sum(-1), rtol=1e-12)
+        np.testing.assert_allclose(maxima, (x + 0.001 * weights).max(-1), rtol=1e-12)
+        np.testing.assert_allclose(weighted, (x * weights).sum(-1), rtol=1e-12)
+    # The fuzzer's program: a scan's outputs, offset by an arange, reduced under vmap.
+    rows = rng.uniform(-1.0, 1.0, (2, 24))
+    scan_max = lambda v: lax.reduce_max(lax.scan(lambda c, r: (c + r, c), 0.1 + tnp.zeros(()), v)[1]
+                                        + 0.001 * tnp.arange(24), (0,))
+    np.testing.assert_allclose(ta.jit(ta.vmap(scan_max))(rows), [ta.jit(scan_max)(r) for r in rows], rtol=1e-12)

@@ -123,6 +123,30 @@ func.func @two_row_sums(%x: tensor<2x48xf32>, %init: tensor<2xf32>) -> tensor<2x
 
 // -----
 
+// A row sum whose body reads its loop index (x + arange, fused) is not split
+// into partial results: upstream's split left each index that of the lane
+// within the tile (a sum of x + arange(24) added 0..7 three times).
+// CHECK-LABEL: func.func @row_sums_reading_the_index
+// CHECK-NOT: vector<2x16xf32>
+// CHECK: vector.step : vector<48xindex>
+// CHECK: vector.reduction <add>, %{{.*}}, %{{.*}} : vector<48xf32> into f32
+// CHECK: return
+func.func @row_sums_reading_the_index(%x: tensor<2x48xf32>, %init: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]} ins(%x : tensor<2x48xf32>) outs(%init : tensor<2xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %i = linalg.index 1 : index
+    %j = arith.index_cast %i : index to i32
+    %f = arith.sitofp %j : i32 to f32
+    %s = arith.addf %a, %f : f32
+    %t = arith.addf %acc, %s : f32
+    linalg.yield %t : f32
+  } -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
 // A column sum (the middle loop reduced, the innermost one vector tile): the reduced
 // loop steps inside the parallel one and the tile's accumulator is a vector it
 // carries, read before it and written once after it.
