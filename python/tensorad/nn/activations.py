@@ -31,7 +31,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 from .. import dtypes, numpy as tnp
 from ..autodiff import custom_jvp, stop_gradient
 from ..dialects import builder
-from ..numpy import tanh
+from ..numpy import tanh  # noqa: F401 (jax.nn.tanh is jax.numpy.tanh; nn exports it)
 from ..tracing import Tracer, emits_ops
 
 

@@ -2,7 +2,8 @@
 
 Factorizations and solves are ``tad`` ops (:mod:`tensorad.dialects.families.linalg_lapack`)
 that compiled code computes by calling the LAPACK that scipy ships; the rest
-(``det``, ``inv``, ``pinv``, ``lstsq``, ``matrix_power``) is built from them
+(``det``, ``inv``, ``pinv``, ``lstsq``, ``matrix_power``, ``cond``, ``matrix_rank``,
+``tensorsolve``...) is built from them
 with numpy's semantics (batches of matrices in the trailing two dims,
 broadcasting batch dims) and JAX's where they differ: ``cholesky`` and
 ``eigh`` symmetrize their input, a failed factorization gives NaNs rather
@@ -34,17 +35,21 @@ from collections import namedtuple
 from functools import lru_cache
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
 
 from tensorad.dialects.families import linalg_lapack as lapack
 
 from .. import dtypes as _dt
 from .. import numpy as tnp
-from . import norms
+from . import matrices, norms
+from .shaping import matrix_transpose
 from ..autodiff import custom_jvp
 from ..tracing import Tracer, emits_ops
 
-__all__ = ["cholesky", "det", "eigh", "eigvalsh", "inv", "lstsq", "matrix_power", "norm", "pinv", "qr",
-           "slogdet", "solve", "svd", "matrix_transpose"]
+__all__ = ["cholesky", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
+           "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot", "norm", "outer", "pinv",
+           "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot",
+           "vector_norm"]
 
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 QRResult = namedtuple("QRResult", ["Q", "R"])
@@ -82,18 +87,6 @@ def float_matrices(a, name: str, square: bool = False, empty: bool = False) -> T
         raise TypeError(f"{name}: {dtype.name} matrices are not supported (LAPACK computes float32, float64, "
                         "complex64 and complex128)")
     return a
-
-
-@emits_ops
-def matrix_transpose(x) -> Tracer:
-    """Transpose of the matrices in the last two dims (numpy 2's ``linalg.matrix_transpose``).
-
-    Examples
-    --------
-    >>> matrix_transpose(np.arange(6.0).reshape(2, 3)).shape
-    (3, 2)
-    """
-    return tnp.swapaxes(tnp.asarray(x), -1, -2)
 
 
 def conj_transpose(x) -> Tracer:
@@ -516,3 +509,274 @@ def _svd_norm(x: Tracer, ord, axis: tuple, keepdims: bool) -> Tracer:  # noqa: A
         for d in sorted((rows, cols)):
             out = tnp.expand_dims(out, d)
     return out
+
+
+@emits_ops
+def vector_norm(x, /, *, axis=None, keepdims: bool = False, ord=2) -> Tracer:  # noqa: A002 (numpy's name)
+    """The vector norm ``ord`` over ``axis`` (all axes when None; a tuple: their elements as one vector).
+
+    Examples
+    --------
+    >>> vector_norm(np.array([[3.0, 0.0], [0.0, -4.0]]))
+    array(5.)
+    """
+    x = tnp.asarray(x)
+    axes = tuple(range(x.ndim)) if axis is None else normalize_axis_tuple(axis, x.ndim)
+    kept = [d for d in range(x.ndim) if d not in axes]
+    length = int(np.prod([x.shape[d] for d in axes], dtype=np.int64))
+    vectors = tnp.reshape(tnp.transpose(x, kept + list(axes)), [x.shape[d] for d in kept] + [length])
+    out = norms.norm(vectors, ord=ord, axis=-1)
+    return tnp.reshape(out, [1 if d in axes else n for d, n in enumerate(x.shape)]) if keepdims else out
+
+
+@emits_ops
+def matrix_norm(x, /, *, keepdims: bool = False, ord="fro") -> Tracer:  # noqa: A002 (numpy's name)
+    """The matrix norm ``ord`` of the matrices in the last two dims (:func:`norm`'s orders).
+
+    Examples
+    --------
+    >>> matrix_norm(np.array([[3.0, 0.0], [0.0, -4.0]]), ord=2)
+    array(4.)
+    """
+    return norm(float_matrices(x, "matrix_norm", empty=True), ord=ord, axis=(-2, -1), keepdims=keepdims)
+
+
+@emits_ops
+def svdvals(x, /) -> Tracer:
+    """The singular values of the matrices in the last two dims, descending.
+
+    Examples
+    --------
+    >>> svdvals(np.array([[0.0, 2.0], [1.0, 0.0]]))
+    array([2., 1.])
+    """
+    return svd(x, compute_uv=False)
+
+
+@emits_ops
+def cond(x, p=None) -> Tracer:
+    """The condition number of square matrices in the norm ``p`` (None and ±2: from the singular values).
+
+    Other orders are ``norm(x, p) * norm(inv(x), p)``; as JAX's, a singular
+    matrix gives ``inf``, not NaN.
+
+    Examples
+    --------
+    >>> cond(np.array([[1.0, 0.0], [0.0, 4.0]]))
+    array(4.)
+    """
+    x = float_matrices(x, "cond")
+    if p in (None, 2, -2):
+        s = svd(x, compute_uv=False)
+        largest, smallest = s[..., 0], s[..., -1]
+        return smallest / largest if p == -2 else largest / smallest
+    if x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"cond: the norm {p!r} needs square matrices, got shape {x.shape}")
+    result = norm(x, p, axis=(-2, -1)) * norm(inv(x), p, axis=(-2, -1))
+    # inv of a singular matrix is NaNs: its condition number is infinite.
+    singular = tnp.isnan(result) & ~tnp.any(tnp.isnan(x), axis=(-2, -1))
+    return tnp.where(singular, np.inf, result)
+
+
+@emits_ops
+def matrix_rank(A, tol=None, hermitian: bool = False, *, rtol=None) -> Tracer:  # noqa: N803 (numpy's name)
+    """The number of singular values above ``tol`` (absolute) or ``rtol`` times the largest (int64).
+
+    By default ``rtol`` is ``max(m, n) * eps``, numpy's; ``hermitian`` is
+    accepted and ignored. A vector's rank is 1 unless it is all zeros.
+
+    Examples
+    --------
+    >>> matrix_rank(np.array([[1.0, 2.0], [2.0, 4.0]]))
+    array(1)
+    """
+    a = tnp.asarray(A)
+    if a.ndim < 2:
+        return tnp.astype(tnp.any(a != 0), tnp.int64)
+    s = svd(float_matrices(a, "matrix_rank"), compute_uv=False)
+    largest = s[..., :1]
+    if tol is not None:
+        threshold = tnp.asarray(tol)[..., None]
+    elif rtol is not None:
+        threshold = tnp.asarray(rtol)[..., None] * largest
+    else:
+        threshold = largest * (max(a.shape[-2:]) * float(np.finfo(s.dtype).eps))
+    return tnp.sum(tnp.astype(s > threshold, tnp.int64), axis=-1)
+
+
+@emits_ops
+def multi_dot(arrays, *, precision=None) -> Tracer:
+    """The product of a chain of matrices, in the order of fewest multiplications (numpy's).
+
+    The first and last may be vectors (a row and a column); ``precision``
+    is accepted for JAX's signature.
+
+    Examples
+    --------
+    >>> multi_dot([np.ones(2), np.eye(2), np.array([[1.0], [2.0]])])
+    array([3.])
+    """
+    arrays = [tnp.asarray(a) for a in arrays]
+    if len(arrays) < 2:
+        raise ValueError("multi_dot: expecting at least two arrays")
+    row, column = arrays[0].ndim == 1, arrays[-1].ndim == 1
+    if row:
+        arrays[0] = arrays[0][None, :]
+    if column:
+        arrays[-1] = arrays[-1][:, None]
+    if any(a.ndim != 2 for a in arrays):
+        raise ValueError("multi_dot: every array but the first and last must be 2-D")
+    split = _chain_order([a.shape[0] for a in arrays] + [arrays[-1].shape[1]])
+
+    def product(i: int, j: int) -> Tracer:
+        if i == j:
+            return arrays[i]
+        k = split[i][j]
+        return tnp.matmul(product(i, k), product(k + 1, j))
+
+    out = product(0, len(arrays) - 1)
+    if row:
+        out = out[0]
+    return out[..., 0] if column else out
+
+
+def _chain_order(dims: list) -> list:
+    """``split[i][j]``: where the cheapest product of matrices ``i..j`` (shapes ``dims[k], dims[k + 1]``) splits.
+
+    The textbook dynamic program (Cormen et al. 15.2), on static shapes.
+    """
+    n = len(dims) - 1
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j], split[i][j] = min((cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1], k)
+                                          for k in range(i, j))
+    return split
+
+
+@emits_ops
+def tensorinv(a, ind: int = 2) -> Tracer:
+    """The inverse of ``a`` for :func:`tensordot` over ``ind`` axes: of shape ``a.shape[ind:] + a.shape[:ind]``.
+
+    Examples
+    --------
+    >>> tensorinv(np.eye(4).reshape(4, 2, 2), ind=1).shape
+    (2, 2, 4)
+    """
+    a = tnp.asarray(a)
+    if ind <= 0:
+        raise ValueError(f"tensorinv: ind must be positive, got {ind}")
+    rows, columns = int(np.prod(a.shape[:ind])), int(np.prod(a.shape[ind:]))
+    if rows != columns:
+        raise ValueError(f"tensorinv: the first {ind} dims of {a.shape} must hold as many elements as the rest")
+    return tnp.reshape(inv(tnp.reshape(a, (rows, columns))), a.shape[ind:] + a.shape[:ind])
+
+
+@emits_ops
+def tensorsolve(a, b, axes=None) -> Tracer:
+    """Solve ``tensordot(a, x, x.ndim) = b`` for ``x``, of shape ``a.shape[b.ndim:]``.
+
+    ``axes`` of ``a`` are moved to the end first.
+
+    Examples
+    --------
+    >>> tensorsolve(2.0 * np.eye(4).reshape(2, 2, 4), np.ones((2, 2)))
+    array([0.5, 0.5, 0.5, 0.5])
+    """
+    a, b = tnp.asarray(a), tnp.asarray(b)
+    if axes is not None:
+        moved = normalize_axis_tuple(axes, a.ndim)
+        a = tnp.transpose(a, [d for d in range(a.ndim) if d not in moved] + list(moved))
+    solution_shape = a.shape[b.ndim:]
+    size = int(np.prod(solution_shape))
+    if a.shape[:b.ndim] != b.shape or int(np.prod(b.shape)) != size:
+        raise ValueError(f"tensorsolve: a of shape {a.shape} does not fit b of shape {b.shape}")
+    return tnp.reshape(solve(tnp.reshape(a, (size, size)), tnp.ravel(b)), solution_shape)
+
+
+# The array API's spellings of the matrix functions, over the last two dims.
+
+@emits_ops
+def matmul(x1, x2, /) -> Tracer:
+    """The matrix product, :func:`tensorad.numpy.matmul`.
+
+    Examples
+    --------
+    >>> matmul(np.eye(2), np.array([1.0, 2.0]))
+    array([1., 2.])
+    """
+    return tnp.matmul(x1, x2)
+
+
+@emits_ops
+def outer(x1, x2, /) -> Tracer:
+    """The outer product of two vectors.
+
+    Examples
+    --------
+    >>> outer(np.array([1.0, 2.0]), np.array([1.0, 10.0]))
+    array([[ 1., 10.],
+           [ 2., 20.]])
+    """
+    x1, x2 = tnp.asarray(x1), tnp.asarray(x2)
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError(f"outer: needs vectors, got shapes {x1.shape} and {x2.shape}")
+    return tnp.outer(x1, x2)
+
+
+@emits_ops
+def tensordot(x1, x2, /, *, axes=2) -> Tracer:
+    """Sums of products over ``axes``, :func:`tensorad.numpy.tensordot`.
+
+    Examples
+    --------
+    >>> tensordot(np.ones((2, 3)), np.ones((3, 2)), axes=1)
+    array([[3., 3.],
+           [3., 3.]])
+    """
+    return tnp.tensordot(x1, x2, axes)
+
+
+@emits_ops
+def trace(x, /, *, offset: int = 0, dtype=None) -> Tracer:
+    """The sums of the ``offset``-th diagonals of the matrices in the last two dims.
+
+    Examples
+    --------
+    >>> trace(np.arange(8.0).reshape(2, 2, 2))
+    array([ 3., 11.])
+    """
+    return matrices.trace(x, offset, -2, -1, dtype)
+
+
+@emits_ops
+def diagonal(x, /, *, offset: int = 0) -> Tracer:
+    """The ``offset``-th diagonals of the matrices in the last two dims.
+
+    Examples
+    --------
+    >>> diagonal(np.arange(8.0).reshape(2, 2, 2))
+    array([[0., 3.],
+           [4., 7.]])
+    """
+    return matrices.diagonal(x, offset, -2, -1)
+
+
+@emits_ops
+def cross(x1, x2, /, *, axis: int = -1) -> Tracer:
+    """Cross products of the 3-vectors along ``axis``.
+
+    Examples
+    --------
+    >>> cross(np.array([0.0, 1.0, 0.0]), np.array([0.0, 0.0, 1.0]))
+    array([1., 0., 0.])
+    """
+    x1, x2 = tnp.asarray(x1), tnp.asarray(x2)
+    if x1.ndim == 0 or x2.ndim == 0 or x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ValueError(f"cross: needs 3-vectors along axis {axis}, got shapes {x1.shape} and {x2.shape}")
+    return matrices.cross(x1, x2, axis=axis)
+
+
+vecdot = matrices.vecdot

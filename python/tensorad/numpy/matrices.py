@@ -1,4 +1,4 @@
-"""numpy's matrix structure: triangles, diagonals, traces, Kronecker and cross products.
+"""numpy's matrix structure: triangles, diagonals, traces; Kronecker, cross and vector products.
 
 Diagonals are strided slices of the flattened matrices (``tad.slice``), and
 ``diag`` of a vector is an interior padding (``tad.pad``): each is the
@@ -22,8 +22,8 @@ from tensorad.dialects import builder
 
 from .. import dtypes
 from ..tracing import Tracer, emits_ops
-from . import (arange, asarray, astype, broadcast_to, float64, greater_equal, multiply, negative, reshape, stack,
-               subtract, where, zeros)
+from . import (arange, asarray, astype, broadcast_to, conj, float64, greater_equal, matmul, multiply, negative,
+               ravel, reshape, stack, subtract, where, zeros)
 from . import sum as reduce_sum
 from .shaping import moveaxis
 
@@ -200,3 +200,75 @@ def cross(a, b, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis=None) ->
     shape = np.broadcast_shapes(x.shape, y.shape, z.shape)
     out = stack([broadcast_to(c, shape) for c in (x, y, z)], -1)
     return moveaxis(out, -1, normalize_axis_index(axisc, out.ndim))
+
+
+# ----------------------------------------------------------------------------
+# Vector products (numpy 2's vecdot, matvec, vecmat; vdot)
+# ----------------------------------------------------------------------------
+
+def _conjugated(x: Tracer) -> Tracer:
+    return conj(x) if dtypes.is_complex(x.dtype) else x
+
+
+@emits_ops
+def vdot(a, b) -> Tracer:
+    """Dot product of the flattened ``a`` and ``b``, the first conjugated.
+
+    Examples
+    --------
+    >>> vdot(np.array([[1.0, 2.0], [3.0, 4.0]]), np.ones((2, 2)))
+    array(10.)
+    """
+    a, b = ravel(asarray(a)), ravel(asarray(b))
+    if a.shape != b.shape:
+        raise ValueError(f"vdot: the arrays have {a.shape[0]} and {b.shape[0]} elements; they need as many")
+    return reduce_sum(multiply(_conjugated(a), b))
+
+
+@emits_ops
+def vecdot(x1, x2, /, *, axis: int = -1) -> Tracer:
+    """Dot products of the vectors along ``axis`` (``x1``'s conjugated); the other dims broadcast.
+
+    Examples
+    --------
+    >>> vecdot(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, -1.0]))
+    array([-1., -1.])
+    """
+    x1, x2 = asarray(x1), asarray(x2)
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise ValueError("vecdot: the arguments need at least one dimension")
+    x1 = moveaxis(x1, normalize_axis_index(axis, x1.ndim), -1)
+    x2 = moveaxis(x2, normalize_axis_index(axis, x2.ndim), -1)
+    if x1.shape[-1] != x2.shape[-1]:
+        raise ValueError(f"vecdot: the vectors have {x1.shape[-1]} and {x2.shape[-1]} elements")
+    return reduce_sum(multiply(_conjugated(x1), x2), -1)
+
+
+@emits_ops
+def matvec(x1, x2, /) -> Tracer:
+    """Products of the matrices ``x1`` (last two dims) and vectors ``x2`` (last dim); batch dims broadcast.
+
+    Examples
+    --------
+    >>> matvec(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 1.0]))
+    array([3., 7.])
+    """
+    x1, x2 = asarray(x1), asarray(x2)
+    if x1.ndim < 2 or x2.ndim < 1:
+        raise ValueError(f"matvec: needs matrices and vectors, got shapes {x1.shape} and {x2.shape}")
+    return matmul(x1, x2[..., None])[..., 0]
+
+
+@emits_ops
+def vecmat(x1, x2, /) -> Tracer:
+    """Products of the vectors ``x1`` (conjugated) and matrices ``x2``; batch dims broadcast.
+
+    Examples
+    --------
+    >>> vecmat(np.array([1.0, 1.0]), np.array([[1.0, 2.0], [3.0, 4.0]]))
+    array([4., 6.])
+    """
+    x1, x2 = asarray(x1), asarray(x2)
+    if x1.ndim < 1 or x2.ndim < 2:
+        raise ValueError(f"vecmat: needs vectors and matrices, got shapes {x1.shape} and {x2.shape}")
+    return matmul(_conjugated(x1)[..., None, :], x2)[..., 0, :]

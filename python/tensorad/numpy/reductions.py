@@ -1,4 +1,5 @@
-"""numpy's products and weighted statistics along axes: ``prod``, ``average``, ``cov``, ``corrcoef``.
+"""numpy's products and weighted statistics along axes: ``prod``, ``average``, ``cov``, ``corrcoef``, ``ptp``,
+``count_nonzero``.
 
 ``prod`` multiplies halves pairwise (``log2 n`` rounds of slices and
 products) instead of reducing with a product combiner: its derivative is
@@ -21,8 +22,8 @@ from tensorad.dialects import builder
 from .. import dtypes
 from ..tracing import Tracer, emits_ops
 from . import (add, asarray, astype, bool_, broadcast_to, clip, concatenate, conjugate, divide, dot, full, imag,
-               int32, int64, maximum, mean, multiply, ones, real, reshape, sqrt, subtract, transpose)
-from . import sum as reduce_sum, where as select_where
+               int32, int64, maximum, mean, multiply, not_equal, ones, real, reshape, sqrt, subtract, transpose)
+from . import max as reduce_max, min as reduce_min, sum as reduce_sum, where as select_where
 from .matrices import diag
 from .shaping import atleast_2d
 
@@ -184,3 +185,29 @@ def corrcoef(x, y=None, rowvar: bool = True) -> Tracer:
     if c.dtype.kind == "c":  # numpy clips the real and imaginary parts
         return add(clip(real(c), -1, 1), multiply(clip(imag(c), -1, 1), 1j))
     return clip(c, -1, 1)
+
+
+@emits_ops
+def ptp(a, axis=None, out=None, keepdims: bool = False) -> Tracer:
+    """The range ``max - min`` along ``axis`` ("peak to peak").
+
+    Examples
+    --------
+    >>> ptp(np.array([[4.0, 9.0, 2.0], [1.0, 1.0, 3.0]]), axis=1)
+    array([7., 2.])
+    """
+    if out is not None:
+        raise TypeError("ptp: 'out' is not supported (arrays are immutable)")
+    return subtract(reduce_max(a, axis, keepdims), reduce_min(a, axis, keepdims))
+
+
+@emits_ops
+def count_nonzero(a, axis=None, keepdims: bool = False) -> Tracer:
+    """The number of entries that are not 0 (or False) along ``axis``, as int64.
+
+    Examples
+    --------
+    >>> count_nonzero(np.array([[0, 1, 7], [0, 0, 3]]), axis=1)
+    array([2, 1])
+    """
+    return reduce_sum(not_equal(a, 0), axis, dtype=int64, keepdims=keepdims)

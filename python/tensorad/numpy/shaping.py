@@ -27,7 +27,7 @@ from .. import dtypes
 from ..errors import TracingError
 from ..tracing import Tracer, emits_ops
 from . import (asarray, astype, broadcast_to, concatenate, getitem, ravel, remainder, reshape, subtract,
-               not_equal, take, transpose)
+               not_equal, swapaxes, take, transpose, zeros)
 from . import max as reduce_max, min as reduce_min, round as round_half_even
 from .creation import linspace
 
@@ -101,6 +101,68 @@ def moveaxis(a, source, destination) -> Tracer:
     for dest, src in sorted(zip(destination, source)):
         order.insert(dest, src)
     return transpose(a, order)
+
+
+@emits_ops
+def permute_dims(a, /, axes) -> Tracer:
+    """The array API's :func:`tensorad.numpy.transpose`: dim ``i`` of the result is ``axes[i]`` of ``a``.
+
+    Examples
+    --------
+    >>> permute_dims(np.zeros((2, 3, 4)), (2, 0, 1)).shape
+    (4, 2, 3)
+    """
+    return transpose(a, axes)
+
+
+@emits_ops
+def matrix_transpose(x, /) -> Tracer:
+    """Transpose of the matrices in the last two dims (numpy 2's ``matrix_transpose``).
+
+    Examples
+    --------
+    >>> matrix_transpose(np.arange(6.0).reshape(2, 3)).shape
+    (3, 2)
+    """
+    x = asarray(x)
+    if x.ndim < 2:
+        raise ValueError(f"matrix_transpose: needs at least two dimensions, got shape {x.shape}")
+    return swapaxes(x, -1, -2)
+
+
+@emits_ops
+def rollaxis(a, axis: int, start: int = 0) -> Tracer:
+    """Move ``axis`` to before position ``start`` (numpy's older :func:`moveaxis`).
+
+    Examples
+    --------
+    >>> rollaxis(np.zeros((2, 3, 4)), 2).shape, rollaxis(np.zeros((2, 3, 4)), 0, 3).shape
+    ((4, 2, 3), (3, 4, 2))
+    """
+    a = asarray(a)
+    axis = normalize_axis_index(axis, a.ndim)
+    start = start + a.ndim if start < 0 else start
+    if not 0 <= start <= a.ndim:
+        raise ValueError(f"rollaxis: start {start} is out of bounds for an array of dimension {a.ndim}")
+    # Before ``start`` counts positions of the array with ``axis`` still in it.
+    destination = start - 1 if axis < start else start
+    return moveaxis(a, axis, destination)
+
+
+@emits_ops
+def unstack(x, /, *, axis: int = 0) -> tuple:
+    """The slices of ``x`` along ``axis``, as a tuple (the inverse of :func:`tensorad.numpy.stack`).
+
+    Examples
+    --------
+    >>> [u.tolist() for u in unstack(np.arange(4.0).reshape(2, 2), axis=1)]
+    [[0.0, 2.0], [1.0, 3.0]]
+    """
+    x = asarray(x)
+    if x.ndim == 0:
+        raise ValueError("unstack: needs an array of at least one dimension")
+    axis = normalize_axis_index(axis, x.ndim)
+    return tuple(getitem(x, (slice(None),) * axis + (i,)) for i in range(x.shape[axis]))
 
 
 def _at_least(arys: tuple, shape_of) -> Tracer | tuple:
@@ -389,6 +451,48 @@ def _split(ary, sections, axis: int, equal: bool) -> list:
     return [_along(ary, axis, lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:])]
 
 
+def _split_along(ary, indices_or_sections, axis: int, least_ndim: int, name: str) -> list:
+    """numpy's ``split`` along ``axis``, for arrays of at least ``least_ndim`` dims."""
+    ndim = ary.ndim if isinstance(ary, Tracer) else np.ndim(ary)
+    if ndim < least_ndim:
+        raise ValueError(f"{name} only works on arrays of {least_ndim} or more dimensions")
+    return split(ary, indices_or_sections, axis)
+
+
+def hsplit(ary, indices_or_sections) -> list:
+    """Split ``ary`` column-wise: along axis 1 (axis 0 of a vector), as :func:`split`.
+
+    Examples
+    --------
+    >>> [p.shape for p in hsplit(np.zeros((2, 4)), 2)]
+    [(2, 2), (2, 2)]
+    """
+    ndim = ary.ndim if isinstance(ary, Tracer) else np.ndim(ary)
+    return _split_along(ary, indices_or_sections, 1 if ndim > 1 else 0, 1, "hsplit")
+
+
+def vsplit(ary, indices_or_sections) -> list:
+    """Split ``ary`` row-wise: along axis 0, as :func:`split` (at least 2-D).
+
+    Examples
+    --------
+    >>> [p.shape for p in vsplit(np.zeros((4, 2)), [1])]
+    [(1, 2), (3, 2)]
+    """
+    return _split_along(ary, indices_or_sections, 0, 2, "vsplit")
+
+
+def dsplit(ary, indices_or_sections) -> list:
+    """Split ``ary`` depth-wise: along axis 2, as :func:`split` (at least 3-D).
+
+    Examples
+    --------
+    >>> [p.shape for p in dsplit(np.zeros((1, 2, 4)), 2)]
+    [(1, 2, 2), (1, 2, 2)]
+    """
+    return _split_along(ary, indices_or_sections, 2, 3, "dsplit")
+
+
 def _joined(tup, axis: int, dtype) -> Tracer:
     return concatenate(list(tup) if dtype is None else [astype(t, dtype) for t in tup], axis)
 
@@ -656,3 +760,38 @@ def _pad_affine(x: Tracer, axis: int, before: int, after: int, mode: str, option
     if x.dtype.kind in "iub":  # numpy rounds the means of an integer array
         out = round_half_even(out)
     return astype(out, x.dtype)
+
+
+@emits_ops
+def concat(arrays, /, *, axis: int | None = 0) -> Tracer:
+    """The array API's :func:`tensorad.numpy.concatenate`; ``axis=None`` joins the arrays flattened.
+
+    Examples
+    --------
+    >>> concat([np.ones((1, 2)), np.zeros((1, 1))], axis=None)
+    array([1., 1., 0.])
+    """
+    if axis is None:
+        return concatenate([ravel(asarray(a)) for a in arrays], 0)
+    return concatenate(list(arrays), axis)
+
+
+@emits_ops
+def resize(a, new_shape) -> Tracer:
+    """``a`` flattened, repeated as often as needed and cut to fill ``new_shape`` (numpy's ``resize``).
+
+    Examples
+    --------
+    >>> resize(np.array([1.0, 2.0, 3.0]), (2, 2))
+    array([[1., 2.],
+           [3., 1.]])
+    """
+    flat = ravel(asarray(a))
+    new_shape = (int(new_shape),) if np.ndim(new_shape) == 0 else tuple(int(n) for n in new_shape)
+    if any(n < 0 for n in new_shape):
+        raise ValueError("resize: all elements of new_shape must be non-negative")
+    size = int(np.prod(new_shape, dtype=np.int64))
+    if flat.shape[0] == 0 or size == 0:
+        return zeros(new_shape, flat.dtype)
+    copies = -(-size // flat.shape[0])
+    return reshape(getitem(tile(flat, copies), slice(0, size)), new_shape)

@@ -288,7 +288,7 @@ def median(a, axis=None, out=None, overwrite_input: bool = False, keepdims: bool
 # unique and histogram
 # ----------------------------------------------------------------------------
 
-def _first_positions(mask: Tracer, size: int) -> tuple:
+def first_true_positions(mask: Tracer, size: int) -> tuple:
     """(positions of the first ``size`` true entries of the 1-D ``mask``, 0 past the last; their count).
 
     ``searchsorted`` in the running count of true entries: the first
@@ -300,7 +300,7 @@ def _first_positions(mask: Tracer, size: int) -> tuple:
     return where(positions < mask.shape[0], positions, 0), total
 
 
-def _unique_rows(x: Tracer, equal_nan: bool) -> tuple:
+def sorted_unique_rows(x: Tracer, equal_nan: bool) -> tuple:
     """(rows of ``x`` sorted, which begin a new value, the sorting permutation), ``x`` of shape (n, ...)."""
     n = x.shape[0]
     flat = reshape(x, (n, -1))
@@ -370,8 +370,8 @@ def _unique(ar, return_index: bool, return_inverse: bool, return_counts: bool, a
         index = counts = zeros((size,), int64)
         inverse = zeros((0,), int64)
     else:
-        ordered, new, order = _unique_rows(x, equal_nan)
-        positions, total = _first_positions(new, size)
+        ordered, new, order = sorted_unique_rows(x, equal_nan)
+        positions, total = first_true_positions(new, size)
         values = take(ordered, positions, axis=0)
         present = arange(size) < total
         if fill_value is not None:
