@@ -307,3 +307,13 @@ def test_errors():
         ta.jit(lambda x: x[tnp.mask_indices(3, tnp.triu)])(np.zeros((3, 3)))
     with pytest.raises(ValueError):
         tnp.broadcast_shapes((2,), (3,))
+
+
+def test_gcd_and_lcm_end_for_the_least_integer():
+    # Euclid ran on |x|, and |INT_MIN| is INT_MIN: the loop never ended. It runs on -|x| now.
+    for dtype in (np.int32, np.int64):
+        least = np.iinfo(dtype).min
+        a = np.array([least, least, 0, least, 7, -12], dtype)
+        b = np.array([6, 0, least, -1, least, 18], dtype)
+        np.testing.assert_array_equal(ta.jit(tnp.gcd)(a, b), np.gcd(a, b))
+        np.testing.assert_array_equal(ta.jit(tnp.lcm)(a[4:], b[4:]), np.lcm(a[4:], b[4:]))
