@@ -35,7 +35,8 @@ from tensorad.dialects.families.special import polygamma as polygamma_op
 from .. import autodiff, dtypes
 from .. import numpy as tnp
 from .. import lax
-from ..nn import sigmoid
+# jax.scipy.special.logsumexp is jax.nn's (where= included).
+from ..nn import logsumexp, sigmoid
 from ..tracing import Tracer, emits_ops
 
 __all__ = ["beta", "betainc", "betaln", "boxcox", "boxcox1p", "comb", "dawsn", "digamma", "entr", "erf", "erfc",
@@ -235,49 +236,6 @@ def _axes(axis, ndim: int) -> tuple:
         return tuple(range(ndim))
     axes = (axis,) if isinstance(axis, int) else tuple(axis)
     return tuple(sorted(a % max(ndim, 1) for a in axes))
-
-
-@emits_ops
-def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = False):
-    """``log(sum(b * exp(a), axis))`` without overflow, as ``jax.scipy.special.logsumexp``.
-
-    The maximum over ``axis`` is subtracted before ``exp`` (and added back);
-    it does not take part in the derivative, which is the softmax. With
-    ``b`` (broadcast against ``a``), a negative sum gives NaN, or with
-    ``return_sign`` the pair ``(log|sum|, sign(sum))``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> logsumexp(np.array([[0.0, 1e4], [1.0, 1.0]]), axis=1)
-    array([1.00000000e+04, 1.69314718e+00])
-    >>> logsumexp(np.array([0.0, 0.0]), b=np.array([1.0, -2.0]), return_sign=True)
-    (array(0.), array(-1.))
-    """
-    if b is None:
-        (a,) = promote_args_inexact(a)
-    else:
-        a, b = promote_args_inexact(a, b)
-        shape = np.broadcast_shapes(a.shape, b.shape)
-        a, b = tnp.broadcast_to(a, shape), tnp.broadcast_to(b, shape)
-        a = tnp.where(tnp.not_equal(b, 0), a, -np.inf)  # terms with b == 0 are left out, even a = inf
-    axes = _axes(axis, a.ndim)
-    shift = tnp.max(a, axis=axes, keepdims=True)
-    # An infinite maximum (all -inf, or an inf) would give inf - inf: shift by 0 there.
-    shift = lax.stop_gradient(tnp.where(tnp.less(tnp.abs(shift), np.inf), shift, 0.0))
-    terms = tnp.exp(a - shift)
-    if b is not None:
-        terms = terms * b
-    total = tnp.sum(terms, axis=axes, keepdims=True)
-    sign = tnp.sign(total)
-    out = tnp.log(tnp.abs(total)) + shift
-    if not keepdims:
-        out, sign = tnp.squeeze(out, axes), tnp.squeeze(sign, axes)
-    if return_sign:
-        return out, sign
-    if b is not None:
-        out = tnp.where(tnp.less(sign, 0), np.nan, out)
-    return out
 
 
 @emits_ops
