@@ -20,6 +20,7 @@ from . import (absolute, add, all as reduce_all, asarray, astype, bool_, broadca
                exp, exp2, floor, floor_divide, full, greater, greater_equal, imag, inf, int32, int64, less, less_equal,
                log1p, log2, logical_and, logical_not, logical_or, maximum, minimum, multiply, negative, not_equal,
                power, real, remainder, round as round_half_even, sin, sqrt, square, subtract, where)
+from .bessel import scaled_bessel
 
 
 def _floating(x) -> Tracer:
@@ -255,35 +256,6 @@ def sinc(x) -> Tracer:
     return where(near_zero, taylor, divide(sin(safe), safe))
 
 
-# Chebyshev coefficients of exp(-x) I0(x) on [0, 8] and of exp(-x) sqrt(x) I0(x) on (8, inf), from Cephes (as
-# numpy's i0).
-_I0_BELOW_8 = (
-    -4.4153416464793395e-18, 3.3307945188222384e-17, -2.431279846547955e-16, 1.715391285555133e-15,
-    -1.1685332877993451e-14, 7.676185498604936e-14, -4.856446783111929e-13, 2.95505266312964e-12,
-    -1.726826291441556e-11, 9.675809035373237e-11, -5.189795601635263e-10, 2.6598237246823866e-09,
-    -1.300025009986248e-08, 6.046995022541919e-08, -2.670793853940612e-07, 1.1173875391201037e-06,
-    -4.4167383584587505e-06, 1.6448448070728896e-05, -5.754195010082104e-05, 0.00018850288509584165,
-    -0.0005763755745385824, 0.0016394756169413357, -0.004324309995050576, 0.010546460394594998,
-    -0.02373741480589947, 0.04930528423967071, -0.09490109704804764, 0.17162090152220877, -0.3046826723431984,
-    0.6767952744094761)
-_I0_ABOVE_8 = (
-    -7.233180487874754e-18, -4.830504485944182e-18, 4.46562142029676e-17, 3.461222867697461e-17,
-    -2.8276239805165836e-16, -3.425485619677219e-16, 1.7725601330565263e-15, 3.8116806693526224e-15,
-    -9.554846698828307e-15, -4.150569347287222e-14, 1.54008621752141e-14, 3.8527783827421426e-13,
-    7.180124451383666e-13, -1.7941785315068062e-12, -1.3215811840447713e-11, -3.1499165279632416e-11,
-    1.1889147107846439e-11, 4.94060238822497e-10, 3.3962320257083865e-09, 2.266668990498178e-08,
-    2.0489185894690638e-07, 2.8913705208347567e-06, 6.889758346916825e-05, 0.0033691164782556943,
-    0.8044904110141088)
-
-
-def _chebyshev_series(t: Tracer, coefficients) -> Tracer:
-    """Clenshaw's recurrence for a Chebyshev series at ``t`` (Cephes' ``chbevl``)."""
-    b0, b1, b2 = full(t.shape, coefficients[0], t.dtype), 0.0, 0.0
-    for c in coefficients[1:]:
-        b0, b1, b2 = add(subtract(multiply(t, b0), b1), c), b0, b1
-    return multiply(subtract(b0, b2), 0.5)
-
-
 @emits_ops
 def i0(x) -> Tracer:
     """The modified Bessel function of the first kind of order 0 (numpy's Chebyshev expansions).
@@ -296,14 +268,7 @@ def i0(x) -> Tracer:
     x = _floating(x)
     if x.dtype.kind == "c":
         raise TypeError("i0 is not supported for complex numbers")
-    x = absolute(x)
-    small = less_equal(x, 8.0)
-    # Each branch gets a harmless argument where it is not taken: no overflow or 1/0 in its derivative.
-    low, high = where(small, x, 0.0), where(small, 9.0, x)
-    below = multiply(exp(low), _chebyshev_series(subtract(divide(low, 2.0), 2.0), _I0_BELOW_8))
-    above = divide(multiply(exp(high), _chebyshev_series(subtract(divide(32.0, high), 2.0), _I0_ABOVE_8)),
-                   sqrt(high))
-    return where(small, below, above)
+    return multiply(exp(absolute(x)), scaled_bessel(x, 0))
 
 
 # ----------------------------------------------------------------------------
