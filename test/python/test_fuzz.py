@@ -1,8 +1,8 @@
 """The differential fuzzer: its own behaviour, and a fixed-seed campaign over the compiler.
 
-The campaign (80 random Python programs and 60 IR
-modules, in four shards of one worker process each) asserts that no program
-kills its worker, gives a wrong number or hits an internal error. Its failure message lists each
+The campaign (80 random Python programs and 60 IR modules, in four shards of
+one worker process each) asserts that no program kills its worker, gives a
+wrong number or hits an internal error. Its failure message lists each
 distinct failure with the seeds that hit it; ``python -m tensorad.fuzz
 --programs N --seed S --out DIR`` replays and minimizes them.
 """
