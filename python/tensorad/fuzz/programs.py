@@ -203,6 +203,11 @@ def no_checkpoint(fun, policy=None):
 NUMPY_NN = types.SimpleNamespace(
     sigmoid=lambda x: 1.0 / (1.0 + np.exp(-x)),
     softplus=lambda x: np.logaddexp(x, 0.0),
+    silu=lambda x: x / (1.0 + np.exp(-x)),
+    elu=lambda x: np.where(x > 0, x, np.expm1(x)),
+    mish=lambda x: x * np.tanh(np.logaddexp(x, 0.0)),
+    log_sigmoid=lambda x: -np.logaddexp(-x, 0.0),
+    squareplus=lambda x: (x + np.sqrt(x * x + 4.0)) / 2.0,
     logsumexp=_logsumexp,
     softmax=_softmax,
     log_softmax=lambda x, axis=-1: x - _logsumexp(x, axis=axis, keepdims=True),
@@ -257,6 +262,14 @@ UNARY = {
     "sigmoid": "nn.sigmoid({a})",
     "softplus": "nn.softplus({a})",
     "arctan2": "xp.arctan2({a}, 1.5 + xp.cos({a}))",
+    "logaddexp": "xp.logaddexp({a}, 0.3 - {a})",
+    "sinc": "xp.sinc({a})",
+    "i0": "xp.i0({a})",
+    "silu": "nn.silu({a})",
+    "elu": "nn.elu({a})",
+    "mish": "nn.mish({a})",
+    "log_sigmoid": "nn.log_sigmoid({a})",
+    "squareplus": "nn.squareplus({a})",
 }
 BINARY = {
     "add": "{a} + {b}",
@@ -411,6 +424,8 @@ AXIS_OPS = {
     "tile": "xp.tile({a}, 2)",
     "pad": "xp.pad({a}, 1)",
     "norm": "xp.linalg.norm({a} + 0.5)",
+    "trapezoid": "xp.trapezoid({a}, axis={axis})",
+    "ptp": "xp.ptp({a} + {ramp}, axis={axis})",
 }
 # Ops of the last two dims; the linear algebra on well-conditioned matrices ({a} in [-1, 1) plus 3 I).
 MATRIX_OPS = {
