@@ -18,17 +18,15 @@ array([0.5, 0. , 0.5])
 from __future__ import annotations
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_tuple
 
 from .. import dtypes
-from ..errors import TracingError
-from ..tracing import Tracer, emits_ops, user_line
+from ..tracing import Tracer, emits_ops
 from . import (add, all as reduce_all, argmax, argmin, asarray, astype, ceil, divide, equal, floor, full, greater, inf,
                int64, logical_not, max as reduce_max, maximum, mean, min as reduce_min, minimum, multiply, nan, real,
-               reshape, round as round_half_even, sqrt, subtract, sum as reduce_sum, take_along_axis, transpose, where)
+               reshape, round as round_half_even, sqrt, subtract, sum as reduce_sum, take_along_axis, where)
 from .reductions import prod
 from .scans import cumprod, cumsum
-from .sorting import sort
+from .sorting import QUANTILE_METHODS, rows_along, sort
 from .ufuncs import isnan
 
 
@@ -223,26 +221,6 @@ def nancumprod(a, axis=None, dtype=None, out=None) -> Tracer:
     return cumprod(_numbers_only(a, 1)[0], axis, dtype)
 
 
-_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
-
-
-def _rows_of(a, axis, keepdims: bool, name: str) -> tuple:
-    """(``a`` as floats, the reduced axes flattened into its last axis; the shape of the result per quantile)."""
-    x = asarray(a)
-    if dtypes.is_complex(x.dtype):
-        raise TypeError(f"{name} of complex numbers is not supported: take it of their parts")
-    x = astype(x, dtypes.float_of(x.dtype))
-    axes = normalize_axis_tuple(tuple(range(x.ndim)) if axis is None else axis, x.ndim)
-    kept = [d for d in range(x.ndim) if d not in axes]
-    n = int(np.prod([x.shape[d] for d in axes], dtype=np.int64))
-    if n == 0:
-        raise TracingError(f"{user_line()}: {name} of an empty array (or axis)")
-    rows = reshape(transpose(x, kept + list(axes)), [x.shape[d] for d in kept] + [n])
-    kept_shape = tuple(1 if d in axes else x.shape[d] for d in range(x.ndim)) if keepdims \
-        else tuple(x.shape[d] for d in kept)
-    return rows, kept_shape
-
-
 @emits_ops
 def nanquantile(a, q, axis=None, out=None, overwrite_input: bool = False, method: str = "linear",
                 keepdims: bool = False) -> Tracer:
@@ -259,11 +237,11 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input: bool = False, method
     array([3.])
     """
     _no_out(out, "nanquantile")
-    if method not in _METHODS:
-        raise ValueError(f"method {method!r} is not supported; use one of {', '.join(_METHODS)}")
+    if method not in QUANTILE_METHODS:
+        raise ValueError(f"method {method!r} is not supported; use one of {', '.join(QUANTILE_METHODS)}")
     if not isinstance(q, Tracer) and ((np.asarray(q) < 0) | (np.asarray(q) > 1)).any():
         raise ValueError("quantiles must be in the range [0, 1]")
-    rows, kept_shape = _rows_of(a, axis, keepdims, "nanquantile")
+    rows, kept_shape = rows_along(a, axis, keepdims, "nanquantile")
     ordered = sort(rows, -1)  # NaNs last
     q = astype(asarray(q), rows.dtype)
     counts = reduce_sum(logical_not(isnan(rows)), -1, dtype=rows.dtype)

@@ -166,11 +166,14 @@ def searchsorted(a, v, side: str = "left", sorter=None, *, method: str | None = 
 # Order statistics
 # ----------------------------------------------------------------------------
 
-_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
+QUANTILE_METHODS = ("linear", "lower", "higher", "midpoint", "nearest")
 
 
-def _sorted_along(a, axis, keepdims: bool, what: str) -> tuple:
-    """(``a`` as floats sorted along its last axis, the reduced axes moved there, the kept shape)."""
+def rows_along(a, axis, keepdims: bool, what: str) -> tuple:
+    """(``a`` as floats with the reduced axes flattened into its last axis, the shape a reduction keeps).
+
+    For the order statistics here and their NaN-ignoring forms (``nanfunctions``).
+    """
     x = asarray(a)
     if dtypes.is_complex(x.dtype):
         raise TypeError(f"{what} of complex numbers is not supported: take it of their parts")
@@ -188,6 +191,12 @@ def _sorted_along(a, axis, keepdims: bool, what: str) -> tuple:
     rows = reshape(transpose(x, kept + list(axes)), [x.shape[d] for d in kept] + [n])
     kept_shape = tuple(1 if d in axes else x.shape[d] for d in range(x.ndim)) if keepdims \
         else tuple(x.shape[d] for d in kept)
+    return rows, kept_shape
+
+
+def _sorted_along(a, axis, keepdims: bool, what: str) -> tuple:
+    """(``a`` as floats sorted along its last axis, the reduced axes moved there, the kept shape)."""
+    rows, kept_shape = rows_along(a, axis, keepdims, what)
     return sort(rows, -1), kept_shape
 
 
@@ -234,8 +243,8 @@ def quantile(a, q, axis=None, out=None, overwrite_input: bool = False, method: s
     if out is not None:
         raise TracingError(f"{user_line()}: quantile: 'out' is not supported (arrays are immutable)")
     method = interpolation if interpolation is not None else method
-    if method not in _METHODS:
-        raise ValueError(f"method {method!r} is not supported; use one of {', '.join(_METHODS)}")
+    if method not in QUANTILE_METHODS:
+        raise ValueError(f"method {method!r} is not supported; use one of {', '.join(QUANTILE_METHODS)}")
     ordered, kept_shape = _sorted_along(a, axis, keepdims, "quantile")
     if not isinstance(q, Tracer):
         concrete = np.asarray(q, np.float64)
