@@ -13,9 +13,20 @@ a reproducer in ``mlir-opt``'s format (the pipeline in an
 and ``mlir-opt FILE --run-reproducer`` replay.
 
 A fork copies the process as it is, so the child starts with everything
-loaded: the cost is the fork itself and the bytecode round trip (about 10 ms
-for an MLP gradient, against 400 ms of compilation). ``TENSORAD_ISOLATE=0``
-runs pipelines in-process (to debug a pass under ``pdb`` or ``gdb``); where
+loaded. A child forked for one pipeline pays more than the fork, though: it
+writes to the parent's pages (Python's reference counts) and each written
+page is copied, with cold caches: a small program's stages took 21 ms there
+against 8 ms in the parent. The compiler's stages (``run_isolated(...,
+persistent=True)``, as :func:`tensorad.compiler.run_stages` asks) therefore
+go to a *compile worker*: a child forked once, at the first compilation,
+that runs one request after another and answers each with the same bytecode
+and pass results. It sees the parent's environment variables as they are at
+each request, and is forked again when it died, when the pass registry
+changed, when the request comes from another process (a fork of this one)
+or another context, after :data:`WORKER_REQUESTS` requests or
+:data:`WORKER_MEMORY` bytes, and after :func:`restart_worker` (for code that
+changes the compiler's modules at run time). ``TENSORAD_ISOLATE=0`` runs
+pipelines in-process (to debug a pass under ``pdb`` or ``gdb``); where
 ``os.fork`` does not exist they always run in-process.
 
 Examples
@@ -31,27 +42,35 @@ Examples
 
 from __future__ import annotations
 
+import atexit
 import faulthandler
+import fcntl
 import gc
 import hashlib
 import io
 import os
 import pickle
 import re
+import resource
 import signal
 import struct
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from mlir import ir
 
-from .registry import INTERNAL_ERROR, PassResults, build_pass_manager, pipeline_elements
+from .registry import INTERNAL_ERROR, PASSES, PassResults, build_pass_manager, pipeline_elements
 
 REPRODUCER_DIR_VARIABLE = "TENSORAD_REPRODUCER_DIR"
 _REPRODUCER_BLOCK = re.compile(r"\{-#\s*external_resources\s*:\s*\{\s*mlir_reproducer\s*:.*?#-\}", re.S)
 _REPRODUCER_PIPELINE = re.compile(r'mlir_reproducer\s*:\s*\{[^}]*?pipeline\s*:\s*"((?:[^"\\]|\\.)*)"', re.S)
+# The compile worker is forked again after this many requests, or once its peak resident memory
+# passes this many bytes: its context keeps every type and attribute it ever made.
+WORKER_REQUESTS = 1000
+WORKER_MEMORY = 2 << 30
 
 
 def isolation_enabled() -> bool:
@@ -114,17 +133,25 @@ def _describe(status: int) -> str:
     return f"exit status {os.waitstatus_to_exitcode(status)}"
 
 
+def _read_frame(stream) -> Optional[bytes]:
+    """The next length-prefixed frame of ``stream``; None at its end (or a frame cut short)."""
+    header = stream.read(8)
+    if len(header) < 8:
+        return None
+    (size,) = struct.unpack("<Q", header)
+    payload = stream.read(size)
+    return payload if len(payload) == size else None
+
+
+def _write_frame(stream, payload: bytes) -> None:
+    stream.write(struct.pack("<Q", len(payload)) + payload)
+    stream.flush()
+
+
 def _read_frames(fd: int):
     """Yield the length-prefixed frames a child writes to ``fd`` until it closes it."""
     with os.fdopen(fd, "rb") as stream:
-        while True:
-            header = stream.read(8)
-            if len(header) < 8:
-                return
-            (size,) = struct.unpack("<Q", header)
-            payload = stream.read(size)
-            if len(payload) < size:
-                return
+        while (payload := _read_frame(stream)) is not None:
             yield payload
 
 
@@ -134,8 +161,7 @@ def _child_main(fd: int, work: Callable[[Callable[[bytes], None]], Any]) -> None
     try:
         with os.fdopen(fd, "wb") as stream:
             def send(payload: bytes) -> None:
-                stream.write(struct.pack("<Q", len(payload)) + payload)
-                stream.flush()
+                _write_frame(stream, payload)
 
             try:
                 outcome = ("ok", work(send))
@@ -206,6 +232,184 @@ def _assertion(stderr: str) -> str:
     return ""
 
 
+def _close_inherited_files(keep: set) -> None:
+    """Close this (forked) process's file descriptors but ``keep``: no pipe stays open through it."""
+    try:
+        numbers = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:  # no /proc: the worker keeps what it inherited
+        return
+    for number in numbers:
+        if number not in keep:
+            try:
+                os.close(number)
+            except OSError:
+                pass
+
+
+def _serve(requests: int, replies: int, context: ir.Context) -> None:
+    """The compile worker's loop: a request, its stages, the reply; until the parent closes ``requests``."""
+    code = 1
+    try:
+        context.enable_multithreading(True)  # the worker never forks: its passes may run on every core
+        with os.fdopen(requests, "rb") as inbox, os.fdopen(replies, "wb") as outbox:
+            served = 0
+            while (frame := _read_frame(inbox)) is not None:
+                served += 1
+                try:
+                    stages, verify_each, prepare, source, environment = pickle.loads(frame)
+                    os.environ.clear()
+                    os.environ.update(environment)
+                    module = ir.Module.parse(source, context)
+                    returned = PassResults()
+                    managers = [(name, text, build_pass_manager(text, context, verify_each, returned))
+                                for name, text in stages]
+                    outcome = ("ok", pickle.dumps(_outcome(module, managers, verify_each, prepare, returned)))
+                except BaseException as err:  # carried to the parent and raised there
+                    outcome = ("error", _picklable(err))
+                peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+                retire = served >= WORKER_REQUESTS or peak > WORKER_MEMORY
+                sys.stdout.flush()
+                sys.stderr.flush()
+                _write_frame(outbox, pickle.dumps((pickle.dumps(outcome), retire)))
+                if retire:
+                    break
+        code = 0
+    finally:
+        os._exit(code)
+
+
+class _Worker:
+    """The parent's end of a compile worker (see the module's text): its pipes, its standard error, its owner."""
+
+    def __init__(self, context: ir.Context):
+        self.context, self.owner, self.passes = context, os.getpid(), tuple(PASSES.items())
+        requests_out, requests_in = os.pipe()
+        replies_out, replies_in = os.pipe()
+        # Its standard error and output go to an unnamed file, appended to: read and emptied after each request.
+        errors, path = tempfile.mkstemp(prefix="tensorad-compile-worker-")
+        os.unlink(path)
+        fcntl.fcntl(errors, fcntl.F_SETFL, fcntl.fcntl(errors, fcntl.F_GETFL) | os.O_APPEND)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+                faulthandler.disable()  # a crash is reported by the parent, not as a Python traceback
+                null = os.open(os.devnull, os.O_RDONLY)
+                os.dup2(null, 0)
+                os.dup2(errors, 1)
+                os.dup2(errors, 2)
+                _close_inherited_files({0, 1, 2, requests_out, replies_in})
+                # Python's streams write to these descriptors, whatever the parent's wrote to (pytest's capture).
+                sys.stdout = open(1, "w", buffering=1, closefd=False)
+                sys.stderr = open(2, "w", buffering=1, closefd=False)
+                # What the parent made is never collected here: a collection would copy every page it walks.
+                gc.freeze()
+            finally:
+                _serve(requests_out, replies_in, context)
+        os.close(requests_out)
+        os.close(replies_in)
+        self.pid, self.errors = pid, errors
+        self.requests, self.replies = os.fdopen(requests_in, "wb"), os.fdopen(replies_out, "rb")
+
+    def serves(self, context: ir.Context) -> bool:
+        """Whether this worker may run a request of ``context`` from this process, as the registry is now."""
+        return (self.pid is not None and self.owner == os.getpid() and self.context is context
+                and self.passes == tuple(PASSES.items()))
+
+    def call(self, request: bytes, meanwhile: Optional[Callable[[], None]]) -> tuple[list, Optional[str]]:
+        """Send ``request``; its reply frames and how the worker died (None if it answered), as :func:`_in_child`."""
+        try:
+            try:
+                _write_frame(self.requests, request)
+            except BrokenPipeError:
+                reply = None
+            else:
+                try:
+                    if meanwhile is not None:
+                        meanwhile()
+                finally:  # the reply is read, whatever meanwhile did
+                    reply = _read_frame(self.replies)
+        except BaseException:  # interrupted halfway: what the worker is doing is unknown
+            self.stop(kill=True)
+            raise
+        os.lseek(self.errors, 0, os.SEEK_SET)
+        text = b"".join(iter(lambda: os.read(self.errors, 1 << 16), b"")).decode(errors="replace")
+        os.ftruncate(self.errors, 0)
+        if reply is None:
+            return [], self.stop(kill=True) + _assertion(text)
+        outcome, retire = pickle.loads(reply)
+        if text:
+            sys.stderr.write(text)
+            sys.stderr.flush()
+        if retire:
+            self.stop()
+        return [outcome], None
+
+    def stop(self, kill: bool = False) -> str:
+        """End the worker (it exits when its requests end; ``kill`` does not wait for that); how it ended."""
+        if self.pid is None:
+            return "stopped"
+        if self.owner != os.getpid():  # a fork's copy: the worker is the parent's
+            self.pid = None
+            return "stopped"
+        for stream in (self.requests, self.replies):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        os.close(self.errors)
+        if kill:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        _, status = os.waitpid(self.pid, 0)
+        self.pid = None
+        return _describe(status)
+
+
+_worker: Optional[_Worker] = None
+_worker_lock = threading.Lock()
+
+
+def restart_worker() -> None:
+    """Stop the compile worker: the next compilation forks a new one, which sees this process as it is now.
+
+    For code that changes the compiler's modules while the process runs
+    (tests patching a pass); the environment and the pass registry are
+    seen without it.
+
+    Examples
+    --------
+    >>> restart_worker()
+    """
+    global _worker
+    with _worker_lock:
+        if _worker is not None:
+            _worker.stop()
+        _worker = None
+
+
+atexit.register(restart_worker)
+
+
+def _in_worker(context: ir.Context, request: bytes, meanwhile) -> tuple[list, Optional[str]]:
+    """Run ``request`` in this process's compile worker (forked first when it has none that serves ``context``)."""
+    global _worker
+    with _worker_lock:
+        if _worker is not None and not _worker.serves(context):
+            _worker.stop()
+            _worker = None
+        if _worker is None:
+            _worker = _Worker(context)
+        frames, died = _worker.call(request, meanwhile)
+        if _worker.pid is None:
+            _worker = None
+        return frames, died
+
+
 def fork_call(function: Callable[[], Any]) -> Any:
     """Call ``function()`` in a forked child and return its result (pickled across).
 
@@ -242,7 +446,7 @@ def _bytecode(module: ir.Module) -> bytes:
 def run_isolated(module: ir.Module, pipeline, verify_each: bool = True,
                  prepare: Optional[Callable[[ir.Module, str], None]] = None,
                  stages: Optional[list] = None, results: Optional[PassResults] = None,
-                 meanwhile: Optional[Callable[[], None]] = None) -> ir.Module:
+                 meanwhile: Optional[Callable[[], None]] = None, persistent: bool = False) -> ir.Module:
     """Run ``pipeline`` on ``module`` in a forked child and return the module it produces.
 
     Parameters
@@ -265,6 +469,10 @@ def run_isolated(module: ir.Module, pipeline, verify_each: bool = True,
     meanwhile : callable, optional
         Called here while the child runs the stages (not at all without
         isolation): work of this process that would otherwise wait for them.
+    persistent : bool
+        Run them in the compile worker (see the module's text) rather than a
+        child forked for them; a ``prepare`` that cannot be pickled (a local
+        function) still gets a child of its own.
 
     Raises
     ------
@@ -286,12 +494,19 @@ def run_isolated(module: ir.Module, pipeline, verify_each: bool = True,
     True
     """
     stages = stages if stages is not None else [("", pipeline)]
-    # Pass managers are built here, so the modules they import stay imported
-    # for the next compilation instead of being imported in every child.
+    source = _bytecode(module) if isolation_enabled() else b""
+    request = None
+    if persistent and source:
+        try:
+            request = pickle.dumps((stages, verify_each, prepare, source, dict(os.environ)))
+        except (pickle.PicklingError, AttributeError, TypeError):  # a local prepare, say: a child of its own
+            request = None
+    # Pass managers are built here (unless the worker builds its own), so the modules they import
+    # stay imported for the next compilation instead of being imported in every child.
     returned = PassResults()  # filled where the passes run: here, or in the child
-    managers = [(name, text, build_pass_manager(text, module.context, verify_each, returned))
-                for name, text in stages]
-    if not isolation_enabled():
+    managers = [] if request is not None else [
+        (name, text, build_pass_manager(text, module.context, verify_each, returned)) for name, text in stages]
+    if not source:
         for name, text, manager in managers:
             _run_stage(module, name, text, manager, verify_each, prepare)
         if results is not None:
@@ -302,15 +517,12 @@ def run_isolated(module: ir.Module, pipeline, verify_each: bool = True,
         # The child may have a thread pool (the parent must not: a fork copies no thread of it), so
         # passes nested in any(...) or func.func(...) run on every core, a function per task.
         module.context.enable_multithreading(True)
-        for name, text, manager in managers:
-            try:
-                _run_stage(module, name, text, manager, verify_each, prepare)
-            except ir.MLIRError as err:
-                return ("failed", name, _diagnostics(err))
-        return ("done", _bytecode(module), returned)
+        return _outcome(module, managers, verify_each, prepare, returned)
 
-    source = _bytecode(module)
-    frames, died = _in_child(lambda send: pickle.dumps(work(send)), meanwhile)
+    if request is not None:
+        frames, died = _in_worker(module.context, request, meanwhile)
+    else:
+        frames, died = _in_child(lambda send: pickle.dumps(work(send)), meanwhile)
     if died is not None:
         raise _locate(source, module.context, stages, verify_each, prepare, died)
     kind, value = pickle.loads(frames[-1])
@@ -326,12 +538,23 @@ def run_isolated(module: ir.Module, pipeline, verify_each: bool = True,
         # to raise the same MLIRError with its locations (a failed pass stops
         # its pipeline before anything could crash, so this is safe).
         replayed = ir.Module.parse(source, module.context)
-        for name, text, manager in managers:
-            _run_stage(replayed, name, text, manager, verify_each, prepare)
+        for name, text in stages:
+            _run_stage(replayed, name, text, build_pass_manager(text, module.context, verify_each), verify_each,
+                       prepare)
         raise RuntimeError(f"stage {result[1]!r} failed in a child process ({result[2]}) but not here")
     if results is not None:
         results.extend(result[2])
     return ir.Module.parse(result[1], module.context)
+
+
+def _outcome(module, managers, verify_each, prepare, returned) -> tuple:
+    """Run the stages: ``("done", bytecode, what the passes returned)`` or ``("failed", stage, diagnostics)``."""
+    for name, text, manager in managers:
+        try:
+            _run_stage(module, name, text, manager, verify_each, prepare)
+        except ir.MLIRError as err:
+            return ("failed", name, _diagnostics(err))
+    return ("done", _bytecode(module), returned)
 
 
 def _run_stage(module, name, text, manager, verify_each, prepare) -> None:

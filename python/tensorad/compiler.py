@@ -110,9 +110,10 @@ def run_stages(module: ir.Module, last: str, differentiate: JitDifferentiateOpti
                results: PassResults | None = None, bf16: bool = True) -> ir.Module:
     """Run the compiler's stages on ``module`` up to and including ``last``; return the resulting module.
 
-    The stages run in a forked child (:mod:`tensorad.passes.isolation`), so
-    the result is a new module in the same context, and a crash inside MLIR
-    or LLVM is a ``CompileError`` naming the pass, with a reproducer file.
+    The stages run in the compile worker, a forked child
+    (:mod:`tensorad.passes.isolation`), so the result is a new module in the
+    same context, and a crash inside MLIR or LLVM is a ``CompileError``
+    naming the pass, with a reproducer file.
     ``differentiate`` holds the options of the ``"differentiated"`` stage
     (``tad-jit-differentiate``: the memory budget, ...); what the passes
     return (``tad-remat``'s report) is added to ``results``. ``bf16=False``
@@ -145,7 +146,7 @@ def run_stages(module: ir.Module, last: str, differentiate: JitDifferentiateOpti
             # LLVM sets itself up for the engines while the child runs the stages.
             meanwhile = prepare_code_generation if last in ("llvm", "nvvm") else None
             return run_isolated(module, "", _verify_each(), prepare=_prepare_stage, stages=stages, results=results,
-                                meanwhile=meanwhile)
+                                meanwhile=meanwhile, persistent=True)
         except ir.MLIRError as err:
             stage = getattr(err, "stage", "?")
             raise CompileError(f"stage '{stage}' failed:\n{_format_mlir_error(err)}") from None

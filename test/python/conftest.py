@@ -48,3 +48,26 @@ def jax_reference():
                                                 initializer=_start_jax) as worker:
         yield lambda function, *args, **kwargs: worker.submit(_call, function, args,
                                                               kwargs).result()
+
+
+@pytest.fixture
+def monkeypatch(monkeypatch):
+    """pytest's ``monkeypatch``, whose patches reach the compile worker too.
+
+    The worker (:mod:`tensorad.passes.isolation`) is forked once and then
+    sees the test process as it was: after each patch it is stopped, so the
+    next compilation forks one that sees the patch (and, after the test, one
+    that sees it undone).
+    """
+    from tensorad.passes.isolation import restart_worker
+
+    def restarting(method):
+        def patched(*args, **kwargs):
+            method(*args, **kwargs)
+            restart_worker()
+        return patched
+
+    for name in ("setattr", "delattr", "setitem", "delitem", "syspath_prepend"):
+        setattr(monkeypatch, name, restarting(getattr(monkeypatch, name)))
+    yield monkeypatch
+    restart_worker()

@@ -119,3 +119,61 @@ def test_an_exception_in_a_pass_is_an_internal_error_with_a_reproducer(tmp_path,
         isolation.run_isolated(module, "canonicalize,test-raise")
     assert info.value.element == "test-raise"
     assert isolation.reproducer_pipeline(open(info.value.reproducer).read()) == "builtin.module(test-raise)"
+
+
+@pytest.fixture
+def pid_pass(tmp_path, monkeypatch):
+    """Register ``test-pid``, a pass that returns the process it runs in and one environment variable."""
+    (tmp_path / "pid_pass.py").write_text("import os\n\ndef run(op, pass_):\n"
+                                         "    return os.getpid(), os.environ.get('TENSORAD_TEST_VALUE')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(registry.PASSES, "test-pid", registry.PassInfo("test-pid", "Say where", "pid_pass:run"))
+    monkeypatch.setenv("TENSORAD_ISOLATE", "1")
+
+
+def _where(context=None) -> tuple:
+    """(pid, TENSORAD_TEST_VALUE) of the process that ran ``test-pid`` as the compiler's stages run."""
+    results = registry.PassResults()
+    module = ir.Module.parse(SOURCE, context or compiler.TraceState.context())
+    isolation.run_isolated(module, "", stages=[("", "test-pid")], results=results, persistent=True)
+    return results.last("test-pid")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_the_compile_worker_serves_one_compilation_after_another(pid_pass):
+    first, _ = _where()
+    assert first != os.getpid()
+    assert _where()[0] == first  # the same child, forked once
+    os.environ["TENSORAD_TEST_VALUE"] = "seen"  # not monkeypatch's: its patches fork the worker again
+    try:
+        assert _where() == (first, "seen")  # the environment as it is at each request
+    finally:
+        del os.environ["TENSORAD_TEST_VALUE"]
+    assert _where(make_context())[0] != first  # another context: a worker of its own
+    isolation.restart_worker()
+    assert _where()[0] not in (first, os.getpid())
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_crashed_compile_worker_is_forked_again(aborting_pass, pid_pass):
+    before, _ = _where()
+    module = ir.Module.parse(SOURCE, compiler.TraceState.context())
+    with pytest.raises(isolation.PassCrash, match=r"pass 'test-abort' crashed \(SIGABRT\)"):
+        isolation.run_isolated(module, "", stages=[("", "test-abort")], persistent=True)
+    after, _ = _where()
+    assert after not in (before, os.getpid())
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_the_compile_worker_retires_after_its_requests(pid_pass, monkeypatch):
+    monkeypatch.setattr(isolation, "WORKER_REQUESTS", 2)
+    pids = [_where()[0] for _ in range(5)]
+    assert pids[0] == pids[1] != pids[2] == pids[3] != pids[4]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_fork_of_the_process_compiles_with_a_worker_of_its_own(pid_pass):
+    parent_worker, _ = _where()
+    in_fork = isolation.fork_call(lambda: (os.getpid(), _where()[0]))
+    assert in_fork[1] not in (parent_worker, in_fork[0], os.getpid())
+    assert _where()[0] == parent_worker  # the parent's worker was left as it was
