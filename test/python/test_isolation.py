@@ -1,7 +1,6 @@
 """Crash isolation: a pass that aborts the process it runs in is a CompileError / PassCrash, never a dead interpreter."""
 
 import os
-import sys
 import textwrap
 
 import numpy as np
