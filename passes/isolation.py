@@ -320,23 +320,23 @@ class _Worker:
 
     def call(self, request: bytes, meanwhile: Optional[Callable[[], None]]) -> tuple[list, Optional[str]]:
         """Send ``request``; its reply frames and how the worker died (None if it answered), as :func:`_in_child`."""
+        reply = None
         try:
             try:
                 _write_frame(self.requests, request)
-            except BrokenPipeError:
-                reply = None
-            else:
                 try:
                     if meanwhile is not None:
                         meanwhile()
                 finally:  # the reply is read, whatever meanwhile did
                     reply = _read_frame(self.replies)
-        except BaseException:  # interrupted halfway: what the worker is doing is unknown
-            self.stop(kill=True)
-            raise
-        os.lseek(self.errors, 0, os.SEEK_SET)
-        text = b"".join(iter(lambda: os.read(self.errors, 1 << 16), b"")).decode(errors="replace")
-        os.ftruncate(self.errors, 0)
+            except BrokenPipeError:
+                pass  # it died before it read the request: told below
+            except BaseException:
+                if reply is None:  # interrupted before the reply: what the worker does now is unknown
+                    self.stop(kill=True)
+                raise
+        finally:
+            text = self._errors() if self.pid is not None else ""
         if reply is None:
             return [], self.stop(kill=True) + _assertion(text)
         outcome, retire = pickle.loads(reply)
@@ -346,6 +346,13 @@ class _Worker:
         if retire:
             self.stop()
         return [outcome], None
+
+    def _errors(self) -> str:
+        """What the worker wrote to its standard error and output since the last request (then emptied)."""
+        os.lseek(self.errors, 0, os.SEEK_SET)
+        text = b"".join(iter(lambda: os.read(self.errors, 1 << 16), b"")).decode(errors="replace")
+        os.ftruncate(self.errors, 0)
+        return text
 
     def stop(self, kill: bool = False) -> str:
         """End the worker (it exits when its requests end; ``kill`` does not wait for that); how it ended."""

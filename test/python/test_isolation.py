@@ -176,3 +176,12 @@ def test_a_fork_of_the_process_compiles_with_a_worker_of_its_own(pid_pass):
     in_fork = isolation.fork_call(lambda: (os.getpid(), _where()[0]))
     assert in_fork[1] not in (parent_worker, in_fork[0], os.getpid())
     assert _where()[0] == parent_worker  # the parent's worker was left as it was
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_an_error_meanwhile_is_raised_and_the_worker_lives_on(pid_pass):
+    first, _ = _where()
+    module = ir.Module.parse(SOURCE, compiler.TraceState.context())
+    with pytest.raises(ZeroDivisionError):
+        isolation.run_isolated(module, "", stages=[("", "test-pid")], persistent=True, meanwhile=lambda: 1 / 0)
+    assert _where()[0] == first
