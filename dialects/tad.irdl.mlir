@@ -435,6 +435,14 @@ irdl.dialect @tad {
     irdl.results(u: %1, s: %2, vt: %3)
     irdl.attributes {"full_matrices" = %4}
   }
+  // Eigenvalues and right eigenvectors (complex, unit norm) of general square matrices.
+  irdl.operation @eig {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    irdl.operands(operand: %0)
+    irdl.results(eigenvalues: %1, eigenvectors: %2)
+  }
   // ---- fft ----
   // Discrete Fourier transform of the trailing dims (fft_type FFT, IFFT, RFFT or IRFFT).
   irdl.operation @fft {

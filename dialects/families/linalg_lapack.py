@@ -12,14 +12,19 @@ Ops (row-major matrices in the two trailing dims, any leading batch dims):
 * ``tad.qr``: ``a = q r`` (reduced, or complete with ``full_matrices``);
 * ``tad.eigh``: eigenvectors and ascending eigenvalues of a symmetric (complex:
   Hermitian) matrix (the triangle ``lower`` says is read; real eigenvalues);
-* ``tad.svd``: ``a = u diag(s) vt``, singular values (real) descending.
+* ``tad.svd``: ``a = u diag(s) vt``, singular values (real) descending;
+* ``tad.eig``: eigenvalues and right eigenvectors of a general square matrix,
+  both complex (``?geev``: each vector of unit 2-norm with its largest
+  component real; the values in LAPACK's order, unsorted).
 
 Matrices are f32, f64, complex<f32> or complex<f64>; ``op`` is a plain
 transpose for complex ones too (a conjugate transpose is a conjugate around
 it). Each lowers to a kernel (:mod:`tensorad.dialects.library_calls`) that
 loops over the batch and calls the LAPACK (or BLAS) routine of scipy's
 OpenBLAS on a copy of the operand: ``s`` routines for f32, ``d`` for f64,
-``c`` and ``z`` (``ungqr``, ``heevd`` for ``orgqr``, ``syevd``) for complex.
+``c`` and ``z`` (``ungqr``, ``heevd`` for ``orgqr``, ``syevd``) for complex;
+the real ``geev`` packs a complex conjugate pair's vectors into two real
+columns, which its kernel unpacks into complex ones.
 LAPACK is column-major: a row-major matrix is its transpose there, which the
 kernels use through the ``uplo``/``trans``/``side`` flags where they can and
 undo with a transposing copy where they cannot. Workspaces are sized by the
@@ -35,8 +40,13 @@ are JAX's conjugate-transpose forms, and each vjp is the transpose of its jvp
 under JAX's pairing ``Re(sum(ct * t))`` (no conjugate). Rules of ``eigh`` and ``svd``
 divide by differences of eigen or singular values, so they are infinite or
 NaN where those repeat (JAX's caveat). A rule reads only what its op reads:
-the Cholesky and eigh rules see the tangent of the triangle they read. The
-batching rule of each op folds the mapped axis into its batch dims.
+the Cholesky and eigh rules see the tangent of the triangle they read.
+``eig``'s rule is JAX's ``eig_jvp_rule`` with eigenvector derivatives
+(``enable_eigvec_derivs``): ``dw = diag(v⁻¹ da v)``, and each vector's
+tangent kept under LAPACK's normalization, so it holds only for distinct
+eigenvalues and a vector whose largest component is not tied; its vjp is
+the transpose, as JAX derives it. The batching rule of each op folds the
+mapped axis into its batch dims.
 
 Examples
 --------
@@ -52,6 +62,7 @@ from math import prod
 
 from mlir import ir
 from mlir.dialects import arith
+from mlir.dialects import complex as complex_dialect
 
 from .. import builder
 from ..batching import broadcast_batch, recreate, with_batch
@@ -90,6 +101,8 @@ family.define("tad.eigh", operands=("operand",), results=("eigenvectors", "eigen
               summary="Eigenvectors and ascending eigenvalues of symmetric matrices (reads one triangle).")
 family.define("tad.svd", operands=("operand",), results=("u", "s", "vt"), attributes=_integers(_FLAGS["tad.svd"]),
               summary="Singular value decomposition u diag(s) vt, singular values descending.")
+family.define("tad.eig", operands=("operand",), results=("eigenvalues", "eigenvectors"),
+              summary="Eigenvalues and right eigenvectors (complex, unit norm) of general square matrices.")
 
 
 # ----------------------------------------------------------------------------
@@ -154,6 +167,11 @@ def svd(a, *, full_matrices: bool = False) -> list:
     return builder.build_all("tad.svd", [a], _flags(_FLAGS["tad.svd"], (full_matrices,)))
 
 
+def eig(a) -> list:
+    """``tad.eig``: ``[eigenvalues, eigenvectors]``, complex (eigenvectors in the columns, LAPACK's normalization)."""
+    return builder.build_all("tad.eig", [a], {})
+
+
 # ----------------------------------------------------------------------------
 # Shape rules
 # ----------------------------------------------------------------------------
@@ -185,6 +203,12 @@ def _real_like(spec: TensorSpec, shape) -> TensorSpec:
     """A tensor of ``shape`` of the real type of ``spec``'s elements (eigen and singular values)."""
     element = spec.element_type
     return TensorSpec(tuple(shape), element.element_type if isinstance(element, ir.ComplexType) else element)
+
+
+def _complex_like(spec: TensorSpec, shape) -> TensorSpec:
+    """A tensor of ``shape`` of the complex type of ``spec``'s elements (general eigenvalues and vectors)."""
+    element = spec.element_type
+    return TensorSpec(tuple(shape), element if isinstance(element, ir.ComplexType) else ir.ComplexType.get(element))
 
 
 def _int32(shape) -> TensorSpec:
@@ -262,6 +286,13 @@ def _eigh_shape(operands, attrs, results):
     return [a, _real_like(a, batch + (n,))]
 
 
+@family.shape_rule("tad.eig")
+def _eig_shape(operands, attrs, results):
+    (a,) = operands
+    batch, n, _ = _matrices(a, "operand", square=True)
+    return [_complex_like(a, batch + (n,)), _complex_like(a, batch + (n, n))]
+
+
 @family.shape_rule("tad.svd")
 def _svd_shape(operands, attrs, results):
     (a,) = operands
@@ -281,12 +312,14 @@ def _dims(op, operand: int = 0) -> tuple:
     return prod(shape[:-2]), shape[-2], shape[-1]
 
 
-@family.flops("tad.cholesky", "tad.lu", "tad.qr", "tad.eigh", "tad.svd", "tad.triangular_solve", "tad.solve")
+@family.flops("tad.cholesky", "tad.lu", "tad.qr", "tad.eigh", "tad.svd", "tad.eig", "tad.triangular_solve",
+              "tad.solve")
 def _flops(op) -> int:
     batch, m, n = _dims(op)
     k = min(m, n)
     per_matrix = {"tad.cholesky": n ** 3 // 3, "tad.lu": m * n * k, "tad.qr": 4 * m * n * k,
-                  "tad.eigh": 9 * n ** 3, "tad.svd": 14 * m * n * k}.get(op.name)
+                  "tad.eigh": 9 * n ** 3, "tad.svd": 14 * m * n * k,
+                  "tad.eig": 25 * n ** 3}.get(op.name)
     if per_matrix is None:  # the solves: (a factorization and) a solve per column of b
         _, rows, cols = _dims(op, 1)
         per_matrix = m * m * rows * cols // m + (2 * m ** 3 // 3 if op.name == "tad.solve" else 0)
@@ -378,10 +411,20 @@ def _scratch_buffers(op) -> dict:
         if isinstance(element, ir.ComplexType):  # the real workspace cgesdd/zgesdd's documentation gives
             found["rwork"] = (real, max(5 * count * count + 5 * count, 2 * big * count + 2 * count * count + count))
         return found
+    if op.name == "tad.eig":
+        complex_ = isinstance(element, ir.ComplexType)
+        least_work = 2 * n if complex_ else 4 * n  # ?geev with jobvr = V
+        found = {"copy": (element, n * n), "vectors": (element, n * n), "work": (element, least_work + 128 * n)}
+        if complex_:
+            found["rwork"] = (real, 2 * n)
+        else:  # the real and imaginary parts of the eigenvalues
+            found["wr"], found["wi"] = (real, n), (real, n)
+        return found
     return {}
 
 
-@family.scratch("tad.cholesky", "tad.triangular_solve", "tad.solve", "tad.lu", "tad.qr", "tad.eigh", "tad.svd")
+@family.scratch("tad.cholesky", "tad.triangular_solve", "tad.solve", "tad.lu", "tad.qr", "tad.eigh", "tad.svd",
+                "tad.eig")
 def _lapack_scratch(op) -> int:
     return kernel_scratch_bytes(op, list(_scratch_buffers(op).values()))
 
@@ -635,6 +678,117 @@ def _lower_svd(op):
     return _lower(op, body)
 
 
+def _all_finite(k: Kernel, buffer, count: int) -> ir.Value:
+    """Whether the first ``count`` elements of ``buffer`` (real or complex) are finite, an ``i1``.
+
+    ``x - x`` is 0 for a finite ``x`` and NaN for an inf or a NaN, so the
+    sum of those of every part is 0 exactly when all are finite.
+    """
+    element = buffer.type.element_type
+    real = _real_type(element)
+    total = k.cell(real)
+    k.store(k.constant(0.0, real), total, 0)
+
+    def add(j):
+        value = k.load(buffer, j)
+        parts = [complex_dialect.ReOp(value).result, complex_dialect.ImOp(value).result] \
+            if isinstance(element, ir.ComplexType) else [value]
+        for part in parts:
+            k.store(arith.AddFOp(k.load(total, 0), arith.SubFOp(part, part).result).result, total, 0)
+
+    k.loop(count, add)
+    return arith.CmpFOp(arith.CmpFPredicate.OEQ, k.load(total, 0), k.constant(0.0, real)).result
+
+
+def _unpack_conjugate_pairs(k: Kernel, wr, wi, vectors, w_out, at_w, v_out, at_v, n: int) -> None:
+    """Complex eigenvalues and row-major eigenvectors from real ``?geev``'s packed output.
+
+    ``?geev`` gives a complex conjugate pair (``wi[j] > 0``, then
+    ``wi[j + 1] = -wi[j]``) one pair of real columns: ``j`` holds the real
+    part of ``w[j]``'s vector and ``j + 1`` its imaginary part, ``w[j + 1]``'s
+    being the conjugate. So column ``j`` reads its real part from column
+    ``j`` (``j - 1`` for the second of a pair) and its imaginary part from
+    column ``j + 1`` (for the second of a pair column ``j`` negated; zero
+    for a real eigenvalue). The neighbours are clamped into the matrix:
+    after a failed call (whose results become NaNs) ``wi`` may pair
+    columns that are not there.
+    """
+    real = wr.type.element_type
+    complex_ = w_out.type.element_type
+    zero, one = k.constant(0.0, real), k.index(1)
+
+    def column(j):
+        imaginary = k.load(wi, j)
+        first = arith.CmpFOp(arith.CmpFPredicate.OGT, imaginary, zero).result
+        second = arith.CmpFOp(arith.CmpFPredicate.OLT, imaginary, zero).result
+        k.store(complex_dialect.CreateOp(complex_, k.load(wr, j), imaginary).result, w_out, k.add(at_w, j))
+        previous = arith.MaxSIOp(arith.SubIOp(j, one).result, k.index(0)).result
+        following = arith.MinSIOp(k.add(j, 1), k.index(n - 1)).result
+        re_column = arith.SelectOp(second, previous, j).result
+        im_column = arith.SelectOp(first, following, j).result
+
+        def row(r):
+            re = k.load(vectors, k.offset((re_column, n), (r, 1)))
+            im = k.load(vectors, k.offset((im_column, n), (r, 1)))
+            im = arith.SelectOp(first, im, arith.SelectOp(second, arith.NegFOp(im).result, zero).result).result
+            k.store(complex_dialect.CreateOp(complex_, re, im).result, v_out, k.offset((at_v, 1), (r, n), (j, 1)))
+
+        k.loop(n, row)
+
+    k.loop(n, column)
+
+
+@family.lowering("tad.eig")
+def _lower_eig(op):
+    element = op.operands[0].type.element_type
+    batch, n, _ = _dims(op)
+    complex_ = isinstance(element, ir.ComplexType)
+    scratch = _scratch_buffers(op)
+
+    def body(k, a, w_out, v_out):
+        copy, vectors = k.buffer(*scratch["copy"]), k.buffer(*scratch["vectors"])
+        if complex_:
+            rwork = [k.pointer(k.buffer(*scratch["rwork"]))]
+        else:
+            wr, wi, rwork = k.buffer(*scratch["wr"]), k.buffer(*scratch["wi"]), []
+        info, query = k.cell(k.i32), k.cell(element)
+        info_p, size = k.pointer(info), k.int32(n)
+        jobs = [k.char("N"), k.char("V")]  # right eigenvectors only: vl is not read, and its ld is 1
+        unused_vl = [k.pointer(k.cell(element)), k.int32(1)]
+        geev = _routine("geev", element)
+
+        def call(i, work, work_size):
+            values = [k.pointer(w_out, k.mul(i, n))] if complex_ else [k.pointer(wr), k.pointer(wi)]
+            k.call(geev, [*jobs, size, k.pointer(copy), size, *values, *unused_vl, k.pointer(vectors), size,
+                          work, work_size, *rwork, info_p])
+
+        call(0, k.pointer(query), k.int32(-1))
+        work, work_size = k.workspace([query], *scratch["work"])
+
+        def one(i):
+            at_v, at_w = k.mul(i, n * n), k.mul(i, n)
+
+            def decompose():
+                call(i, work, work_size)
+                if complex_:  # the eigenvectors are the columns of a column-major matrix
+                    k.copy_matrix(vectors, 0, (1, n), v_out, at_v, (n, 1), n, n)
+                else:
+                    _unpack_conjugate_pairs(k, wr, wi, vectors, w_out, at_w, v_out, at_v, n)
+
+            # Row-major a is column-major aᵀ, whose right eigenvectors are a's left ones (conjugated):
+            # a transposing copy gives LAPACK a itself.
+            k.copy_matrix(a, at_v, (n, 1), copy, 0, (1, n), n, n)
+            # geev of a matrix holding an inf or NaN may answer finite nonsense (and its balancing
+            # prints an error): such a matrix is not decomposed but failed, NaNs as JAX's kernel gives.
+            k.store(k.constant(1, k.i32), info, 0)
+            k.when(_all_finite(k, copy, n * n), decompose)
+            _nan_if_failed(k, info, [(w_out, at_w, n), (v_out, at_v, n * n)])
+
+        k.loop(batch, one)
+
+    return _lower(op, body)
+
+
 # ----------------------------------------------------------------------------
 # Derivative helpers (on (co)tangents with a batch prefix: matrices in the last two dims)
 # ----------------------------------------------------------------------------
@@ -709,6 +863,12 @@ def _scale_rows(x, v) -> Val:
     """``diag(v) @ x``: row ``i`` of ``x`` times ``v[..., i]``."""
     v = _as_type_of(v, x)
     return builder.wrap(x) * builder.reshape(v, v.shape + (1,))
+
+
+def _column_sums(x) -> Val:
+    """The sums of the columns of the matrices of ``x`` (over their rows)."""
+    x = builder.wrap(x)
+    return builder.sum(x, [x.ndim - 2])
 
 
 def _diag_matrix(v) -> Val:
@@ -984,6 +1144,55 @@ def _eigh_vjp(c, cotangents):
     return [_symmetric_from_transpose(_mm(_mm(_conj(v), middle), v, transpose_b=True), lower)]
 
 
+def _largest_components(v) -> tuple:
+    """The one-hot mask (of ``v``'s type) of each column's largest component in modulus, and that component.
+
+    LAPACK makes that component real (the first of ties, as ``argmax``
+    picks): its real part is the component.
+    """
+    v = builder.wrap(v)
+    i64 = ir.IntegerType.get_signless(64)
+    largest = builder.argmax(builder.complex_abs(v), v.ndim - 2)
+    mask = _as_type_of(builder.equal(builder.iota(v.shape, v.ndim - 2, i64),
+                                     builder.reshape(largest, largest.shape[:-1] + (1, v.shape[-1]))), v)
+    return mask, builder.real(_column_sums(mask * v))
+
+
+@family.jvp("tad.eig")
+def _eig_jvp(c, tangents):
+    (t,) = tangents
+    w, v = c.outputs
+    p = _mm(solve(v, _as_type_of(t, v)), v)  # v⁻¹ da v
+    u = _mm(v, _reciprocal_differences(w, False) * p)
+    # dv_j = u_j + c_j v_j: c_j keeps |v_j| = 1 (its real part) and v_j's largest component real (its
+    # imaginary part), JAX's choice.
+    mask, largest = _largest_components(v)
+    norm_part = -builder.real(_column_sums(_conj(v) * u))
+    phase_part = -builder.imag(_column_sums(mask * u)) / largest
+    return [_diagonal(p), u + _scale_columns(v, builder.make_complex(norm_part, phase_part))]
+
+
+@family.vjp("tad.eig")
+def _eig_vjp(c, cotangents):
+    ct_w, ct_v = cotangents
+    w, v = c.outputs
+    ct_p = []
+    if ct_w is not None:
+        ct_p.append(_diag_matrix(ct_w))
+    if ct_v is not None:
+        # The jvp's steps transposed: c_j's cotangent is sum_i ct_v[i, j] v[i, j]; its real part reaches u
+        # through -conj(v), its imaginary part through -i mask / largest.
+        g = _column_sums(ct_v * v)
+        mask, largest = _largest_components(v)
+        phase = builder.imag(g) / largest
+        ct_u = ct_v - _scale_columns(_conj(v), builder.real(g)) - \
+            _scale_columns(mask, builder.make_complex(builder.zeros_like(phase), phase))
+        ct_p.append(_reciprocal_differences(w, False) * _mm(v, ct_u, transpose_a=True))
+    # p = v⁻¹ da v, transposed: v⁻ᵀ ct_p vᵀ.
+    ct_a = solve(v, _mm(_plus(*ct_p), v, transpose_b=True), transpose_a=True)
+    return [ct_a if c.inputs[0].is_complex else builder.real(ct_a)]
+
+
 def _svd_checked(c) -> tuple:
     """``u, s, vt`` of an SVD whose derivative exists as JAX defines it: reduced factors."""
     u, s, vt = c.outputs
@@ -1054,7 +1263,7 @@ def _svd_vjp(c, cotangents):
 # ----------------------------------------------------------------------------
 
 @family.batching("tad.cholesky", "tad.triangular_solve", "tad.solve", "tad.lu", "tad.lu_pivots_to_permutation",
-                 "tad.qr", "tad.eigh", "tad.svd")
+                 "tad.qr", "tad.eigh", "tad.svd", "tad.eig")
 def _batch(ctx, op, operands, batched):
     if op.name in ("tad.solve", "tad.triangular_solve") and not batched[0]:
         return [_solve_with_more_columns(ctx, op, *operands)]

@@ -687,7 +687,7 @@ COVERED_BY_FAMILY_TESTS = {
     "test_upstream_scf.py": {"scf.execute_region"},
     "test_enzyme_lagrad_corpus.py": {"math.fpowi"},
     "test_numpy_linalg.py": {"tad.cholesky", "tad.triangular_solve", "tad.solve", "tad.lu",
-                             "tad.lu_pivots_to_permutation", "tad.qr", "tad.eigh", "tad.svd"},
+                             "tad.lu_pivots_to_permutation", "tad.qr", "tad.eigh", "tad.svd", "tad.eig"},
     "test_numpy_fft.py": {"tad.fft"},
     "test_scipy_special.py": {"tad.lgamma", "tad.polygamma", "tad.erf_inv", "tad.ndtri"},
     "test_dtypes_half_complex.py": {"tad.complex", "tad.real", "tad.imag"},

@@ -3,7 +3,9 @@
 Each function is checked against numpy/scipy (forward) and in every mode of
 differentiation against float64 central differences (:func:`transform_checks.check`,
 two compilations per case). Eigen- and singular vectors are checked through
-their squares, which do not depend on the sign LAPACK picks.
+their squares, which do not depend on the sign LAPACK picks. The general
+eigendecomposition (``eig``, and ``roots`` and ``poly`` of a matrix built on it)
+is also checked against JAX's derivatives (the ``jax_reference`` fixture).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import scipy.linalg as sl
 
 import tensorad as ta
 import tensorad.numpy as tnp
+from tensorad.numpy import polynomial as tpoly
 from tensorad.scipy import linalg as tsl
 from transform_checks import check
 
@@ -325,3 +328,173 @@ def test_empty_matrices_get_numpys_answers(shape):
     if square:
         grad = ta.grad(lambda x: (tnp.linalg.det(x) + tnp.linalg.slogdet(x)[1]).sum() + tnp.linalg.inv(x).sum())(a)
         assert grad.shape == shape
+
+
+# ----------------------------------------------------------------------------
+# General eigendecomposition (LAPACK geev) and what is built on it
+# ----------------------------------------------------------------------------
+
+GENERAL = np.random.default_rng(7).normal(size=(4, 4))  # two real eigenvalues and a complex pair
+
+
+def stacked_parts(z, xp):
+    """A complex result as its real and imaginary parts stacked (:func:`check` compares real arrays)."""
+    return xp.stack([xp.real(z), xp.imag(z)])
+
+
+# The eigenvectors through their elementwise squares: LAPACK makes each one's largest component real but
+# of either sign, which may flip from one matrix to the next; the derivative keeps the sign it has.
+EIG_CASES = {
+    "eigvals": (lambda a: stacked_parts(tnp.linalg.eigvals(a), tnp), (GENERAL,),
+                lambda a: stacked_parts(np.linalg.eigvals(a), np)),
+    "eig-vectors-squared": (lambda a: stacked_parts(tnp.linalg.eig(a)[1] ** 2, tnp), (GENERAL,),
+                            lambda a: stacked_parts(np.linalg.eig(a)[1] ** 2, np)),
+    "scipy-eig": (lambda a: stacked_parts(tsl.eig(a)[0] + tsl.eigvals(a.T), tnp), (GENERAL,),
+                  lambda a: stacked_parts(sl.eig(a)[0] + sl.eigvals(a.T), np)),
+}
+
+
+@pytest.mark.parametrize("name", EIG_CASES)
+def test_eig_values_and_derivatives(name):
+    f, args, reference = EIG_CASES[name]
+    check(f, args, reference, jacobians=name == "eig-vectors-squared")
+
+
+def test_complex_eig_values_and_derivatives():
+    check(of_parts(lambda a: tnp.linalg.eig(a)[1] ** 2 + tnp.linalg.eigvals(a), tnp), parts(CA),
+          of_parts(lambda a: np.linalg.eig(a)[1] ** 2 + np.linalg.eigvals(a), np), jacobians=False)
+
+
+def _eig_agrees_with_numpy(a, w, v, tol):
+    """``a v = v diag(w)``, LAPACK's normalization, and numpy's eigenvalues and vectors (up to each one's sign)."""
+    wn, vn = np.linalg.eig(a)
+    scale = np.abs(a).max()
+    np.testing.assert_allclose(a @ v, v * w[..., None, :], atol=tol * scale)
+    np.testing.assert_allclose(np.linalg.norm(v, axis=-2), 1.0, atol=tol)
+    largest = np.take_along_axis(v, np.argmax(np.abs(v), axis=-2)[..., None, :], axis=-2)
+    np.testing.assert_allclose(largest.imag, 0.0, atol=tol)
+    np.testing.assert_allclose(w, wn, atol=tol * scale)  # LAPACK's order: numpy's
+    overlap = np.abs(np.sum(np.conj(vn) * v, axis=-2))
+    np.testing.assert_allclose(overlap, 1.0, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+def test_eig_matches_numpy_compiled_and_eager(dtype):
+    gen = np.random.default_rng(3)
+    a = gen.normal(size=(3, 5, 5))
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * gen.normal(size=a.shape)
+    a = a.astype(dtype)
+    single = np.dtype(dtype) in (np.float32, np.complex64)
+    want = np.complex64 if single else np.complex128
+    tol = 1e-4 if single else 1e-10
+    for w, v in (ta.jit(tnp.linalg.eig)(a), tnp.linalg.eig(a)):
+        assert w.dtype == want and v.dtype == want and w.shape == (3, 5) and v.shape == (3, 5, 5)
+        _eig_agrees_with_numpy(a, w, v, tol)
+    np.testing.assert_allclose(tnp.linalg.eigvals(a[0]), w[0], atol=tol)
+
+
+def test_eig_of_a_larger_matrix_and_under_vmap():
+    a = np.random.default_rng(4).normal(size=(40, 40))
+    w, v = tnp.linalg.eig(a)
+    _eig_agrees_with_numpy(a, w, v, 1e-9)
+    stack = np.stack([GENERAL, GENERAL.T, 2.0 * GENERAL])
+    w, v = ta.vmap(tnp.linalg.eig, in_axes=1, out_axes=1)(np.swapaxes(stack, 0, 1))
+    for k in range(3):
+        _eig_agrees_with_numpy(stack[k], w[:, k], v[:, k], 1e-10)
+
+
+def test_eig_of_a_matrix_with_an_inf_or_nan_is_nans_for_it_only():
+    good = GENERAL
+    w, v = ta.jit(tnp.linalg.eig)(np.stack([good, np.where(np.eye(4) > 0, np.inf, good), good * np.nan]))
+    assert np.isnan(w[1:]).all() and np.isnan(v[1:]).all()
+    _eig_agrees_with_numpy(good, w[0], v[0], 1e-10)
+
+
+def _jax_eig_jvp(jax, a, da):
+    return jax.jvp(lambda a: tuple(jax.lax.linalg.eig(a, compute_left_eigenvectors=False,
+                                                      enable_eigvec_derivs=True)), (a,), (da,))
+
+
+def _symmetric_loss(xp, w):
+    """A real function of the eigenvalues that does not depend on their order."""
+    return xp.sum(xp.real(w ** 3) + xp.abs(w) ** 2)
+
+
+def _jax_eigvals_grad(jax, a):
+    return jax.grad(lambda a: _symmetric_loss(jax.numpy, jax.numpy.linalg.eigvals(a)))(a)
+
+
+@pytest.mark.parametrize("complex_input", [False, True])
+def test_eig_derivatives_match_jax(jax_reference, complex_input):
+    a, da = GENERAL, np.random.default_rng(5).normal(size=(4, 4))
+    if complex_input:
+        a, da = a + 0.5j * a.T, da - 0.25j * da.T
+    (w, v), (dw, dv) = ta.jvp(lambda a: tuple(tnp.linalg.eig(a)), (a,), (da,))
+    (jw, jv), (jdw, jdv) = jax_reference(_jax_eig_jvp, a, da)
+    np.testing.assert_allclose(w, jw, atol=1e-12)
+    np.testing.assert_allclose(dw, jdw, atol=1e-10)
+    sign = np.sign(np.real(np.sum(np.conj(jv) * v, axis=0)))  # LAPACK's vectors up to their sign
+    np.testing.assert_allclose(v, jv * sign, atol=1e-12)
+    np.testing.assert_allclose(dv, jdv * sign, atol=1e-10)
+    grad = ta.grad(lambda a: _symmetric_loss(tnp, tnp.linalg.eigvals(a)))(a)
+    np.testing.assert_allclose(grad, jax_reference(_jax_eigvals_grad, a), atol=1e-10)
+
+
+def test_eig_bad_arguments_raise_at_the_callers_line():
+    with pytest.raises(ValueError, match=r"test_numpy_linalg\.py:\d+: eig: last 2 dimensions .* must be square"):
+        tnp.linalg.eig(np.ones((2, 3)))
+    with pytest.raises(ValueError, match=r"test_numpy_linalg\.py:\d+: eig: .*at least two-dimensional"):
+        ta.jit(tnp.linalg.eigvals)(np.ones(3))
+    with pytest.raises(NotImplementedError, match="left eigenvectors"):
+        tsl.eig(np.eye(2), left=True)
+    w, v = tnp.linalg.eig(np.zeros((2, 0, 0)))  # empty matrices: numpy's shapes, JAX's complex dtype
+    assert w.shape == (2, 0) and v.shape == (2, 0, 0) and w.dtype == np.complex128
+
+
+# ----------------------------------------------------------------------------
+# Polynomial roots: the companion matrix's eigenvalues
+# ----------------------------------------------------------------------------
+
+def _sorted_roots(r):
+    return np.sort_complex(np.asarray(r, complex))
+
+
+@pytest.mark.parametrize("p", [[1.0, -6.0, 11.0, -6.0], [0.0, 0.0, 2.0, 0.0, 1.0, 3.0], [1.0, 0.0, 0.0, 2.0, 0.0, 0.0],
+                               [3.0, 1.0], [2.5], [0.0, 0.0], [1j, 2.0, 1.0 - 1j], [1, 2, 3]])
+def test_roots_match_numpy(p):
+    p = np.asarray(p)
+    got = tpoly.roots(p)
+    assert got.dtype.kind == "c"
+    np.testing.assert_allclose(_sorted_roots(got), _sorted_roots(np.roots(p)), atol=1e-12)
+
+
+def _jax_roots(jax, p):
+    return jax.numpy.roots(p), jax.numpy.roots(p, strip_zeros=False)
+
+
+def test_roots_with_leading_zeros_under_jit_are_nan_as_jaxs(jax_reference):
+    from tensorad.errors import TracingError
+
+    roots = tpoly.roots
+    p = np.array([0.0, 0.0, 1.0, -3.0, 2.0])
+    want_stripped, want_nan = jax_reference(_jax_roots, p)
+    np.testing.assert_allclose(roots(p), want_stripped, atol=1e-12)
+    got = ta.jit(lambda p: roots(p, strip_zeros=False))(p)
+    np.testing.assert_allclose(got, want_nan, atol=1e-12)  # NaN where JAX's are
+    assert np.isnan(got[2:]).all() and np.isnan(ta.jit(lambda p: roots(p, strip_zeros=False))(0.0 * p)).all()
+    with pytest.raises(TracingError, match=r"test_numpy_linalg\.py:\d+: roots needs concrete coefficients"):
+        ta.jit(roots)(p)
+    # d root / d p of a simple root r of p: -(dp)(r) / p'(r)
+    grad = ta.grad(lambda p: tnp.sum(tnp.real(roots(p, strip_zeros=False) ** 2)))(p[2:])
+    r = np.roots(p[2:])
+    want = sum(-2 * r_k * r_k ** np.arange(2, -1, -1) / np.polyval(np.polyder(p[2:]), r_k) for r_k in r)
+    np.testing.assert_allclose(grad, want.real, atol=1e-10)
+
+
+def test_poly_of_a_matrix_is_its_characteristic_polynomial():
+    poly = tpoly.poly
+    got = poly(GENERAL)
+    assert got.dtype == np.complex128  # JAX's: the eigenvalues are complex
+    np.testing.assert_allclose(got, np.poly(GENERAL), atol=1e-12)
+    np.testing.assert_allclose(ta.jit(poly)(GENERAL), np.poly(GENERAL), atol=1e-12)

@@ -10,9 +10,13 @@ broadcasting batch dims) and JAX's where they differ: ``cholesky`` and
 than raising ``LinAlgError``, ``lstsq`` always returns the residuals.
 Derivatives are JAX's rules (solves, not unrolled factorizations; ``det``
 and ``slogdet`` through ``trace(solve(a, da))``, ``pinv`` Golub and
-Pereyra's), in both modes; ``eigh``'s and ``svd``'s are infinite where eigen
-or singular values repeat, and ``svd``'s exists for reduced factors (or
-square matrices).
+Pereyra's), in both modes; ``eigh``'s, ``eig``'s and ``svd``'s are infinite
+where eigen or singular values repeat, and ``svd``'s exists for reduced
+factors (or square matrices). ``eig`` (LAPACK ``geev``) of a general matrix
+gives complex eigenvalues and eigenvectors whatever the input (JAX's
+choice), with the derivative of its eigenvectors under LAPACK's
+normalization, which JAX computes only when asked
+(``enable_eigvec_derivs``).
 Integer inputs are computed in float64; float32 stays float32, and complex64
 and complex128 matrices are computed by LAPACK's ``c`` and ``z`` routines
 (``eigh`` of Hermitian ones; eigen and singular values real), with JAX's
@@ -46,11 +50,13 @@ from .shaping import matrix_transpose
 from ..autodiff import custom_jvp
 from ..tracing import Tracer, emits_ops
 
-__all__ = ["cholesky", "cond", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "lstsq", "matmul",
+__all__ = ["cholesky", "cond", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv", "lstsq",
+           "matmul",
            "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "multi_dot", "norm", "outer", "pinv",
            "qr", "slogdet", "solve", "svd", "svdvals", "tensordot", "tensorinv", "tensorsolve", "trace", "vecdot",
            "vector_norm"]
 
+EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
 QRResult = namedtuple("QRResult", ["Q", "R"])
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
@@ -205,6 +211,46 @@ def eigh(a, UPLO: str | None = None, symmetrize_input: bool = True):  # noqa: N8
         a = _symmetrize(a)
     v, w = lapack.eigh(a.value, lower=UPLO != "U")
     return EighResult(_tracer(w), _tracer(v))
+
+
+@emits_ops
+def eig(a) -> EigResult:
+    """Eigenvalues and right eigenvectors (columns) of general square matrices: ``EigResult(w, v)``.
+
+    Both complex, of complex64 for float32 and complex64 input, complex128
+    otherwise (JAX's: numpy gives real ones when every eigenvalue is real),
+    in LAPACK ``geev``'s order and normalization: each eigenvector has unit
+    2-norm and its largest component real. The derivative of the
+    eigenvalues is ``diag(v⁻¹ da v)``; that of the eigenvectors keeps this
+    normalization, which holds for distinct eigenvalues and vectors whose
+    largest component is not tied (JAX's ``enable_eigvec_derivs``).
+
+    Examples
+    --------
+    >>> w, v = eig(np.array([[0.0, -1.0], [1.0, 0.0]]))  # a rotation by 90 degrees
+    >>> w
+    array([0.+1.j, 0.-1.j])
+    >>> np.allclose(np.array([[0.0, -1.0], [1.0, 0.0]]) @ v, v * w)
+    True
+    """
+    a = float_matrices(a, "eig", square=True, empty=True)
+    complex_dtype = tnp.complex64 if a.dtype in (tnp.float32, tnp.complex64) else tnp.complex128
+    if _is_empty(a):
+        return EigResult(_zeros(a, (0,), complex_dtype), tnp.astype(a, complex_dtype))
+    w, v = lapack.eig(a.value)
+    return EigResult(_tracer(w), _tracer(v))
+
+
+@emits_ops
+def eigvals(a) -> Tracer:
+    """Eigenvalues (complex, unsorted) of general square matrices: :func:`eig`'s.
+
+    Examples
+    --------
+    >>> eigvals(np.array([[2.0, 1.0], [0.0, 3.0]]))
+    array([2.+0.j, 3.+0.j])
+    """
+    return eig(a).eigenvalues
 
 
 @emits_ops

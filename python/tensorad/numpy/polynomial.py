@@ -11,8 +11,9 @@ batch of products per level); ``polyval`` is Horner's rule in one
 quotient; ``polyfit`` is a scaled least-squares fit (``linalg.lstsq``), as
 JAX's. Integers are computed in floats, as in JAX.
 
-``roots``, and ``poly`` of a square matrix, need the eigenvalues of a
-general matrix (LAPACK ``geev``), which tensorad does not bind.
+``roots`` are the eigenvalues of the companion matrix
+(``linalg.eigvals``, LAPACK ``geev``), complex whatever the input, as
+JAX's; ``poly`` of a square matrix multiplies out its eigenvalues.
 
 Examples
 --------
@@ -28,13 +29,14 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, lax
-from ..tracing import Tracer, emits_ops
-from . import (asarray, astype, concatenate, conj, flip, float64, linalg, matmul, ones, reshape, sqrt, stack, take,
-               vander, where, zeros)
+from ..errors import TracingError
+from ..tracing import Tracer, emits_ops, user_line
+from . import (arange, argmin, argsort, asarray, astype, concatenate, conj, eye, flip, float64, int32, linalg, matmul,
+               ones, reshape, roll, sqrt, stack, take, vander, where, zeros)
 from . import sum as reduce_sum
 
 __all__ = ["convolve", "correlate", "poly", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul",
-           "polysub", "polyval"]
+           "polysub", "polyval", "roots"]
 
 
 def _inexact(*arrays) -> list:
@@ -125,15 +127,19 @@ def _polynomial(p, name: str) -> Tracer:
 def poly(seq_of_zeros) -> Tracer:
     """The coefficients of the monic polynomial with roots ``seq_of_zeros`` (1-D).
 
+    A nonempty square matrix stands for its eigenvalues (its characteristic
+    polynomial): the coefficients are complex then, as JAX's.
+
     Examples
     --------
     >>> poly(np.array([1.0, 2.0]))  # (x - 1)(x - 2)
     array([ 1., -3.,  2.])
+    >>> np.round(poly(np.array([[0.0, 1.0], [-2.0, 3.0]])).real, 12)  # x**2 - 3x + 2
+    array([ 1., -3.,  2.])
     """
     (roots,) = _inexact(seq_of_zeros)
     if roots.ndim == 2 and roots.shape[0] == roots.shape[1] and roots.shape[0]:
-        raise NotImplementedError("poly of a matrix needs its eigenvalues (LAPACK geev), which tensorad does not "
-                                  "compute; pass the roots")
+        roots = linalg.eigvals(roots)
     if roots.ndim != 1:
         raise ValueError(f"poly: the roots must be a 1-D array, got shape {roots.shape}")
     n = roots.shape[0]
@@ -329,3 +335,61 @@ def polyfit(x, y, deg: int, rcond=None, full: bool = False, w=None, cov=False):
             raise ValueError("polyfit: the data are too few for a covariance scaled by the residuals")
         factor = residuals / (x.shape[0] - order)
     return coefficients, unscaled * factor if y.ndim == 1 else unscaled[:, :, None] * factor
+
+
+def _companion_eigenvalues(p: Tracer) -> Tracer:
+    """The roots of ``p`` (1-D, two coefficients or more, the first nonzero): its companion matrix's eigenvalues."""
+    n = p.shape[0] - 1
+    # The first row -p[1:] / p[0] over the shifted identity.
+    first_row = reshape(-p[1:] / p[0], (1, n))
+    return linalg.eigvals(concatenate([first_row, eye(n - 1, n, dtype=p.dtype)]))
+
+
+@emits_ops
+def _roots(p, nan_for_leading_zeros: bool) -> Tracer:
+    """:func:`roots` of ``p`` whose leading zeros are stripped, or (``nan_for_leading_zeros``) stand for NaN roots."""
+    (p,) = _inexact(p)
+    if p.ndim == 0:
+        p = reshape(p, (1,))
+    if p.ndim != 1:
+        raise ValueError(f"roots: the coefficients must be a 1-D array, got shape {p.shape}")
+    count = p.shape[0] - 1
+    if count < 1:
+        return zeros((0,), dtypes.complex_of(p.dtype))
+    if not nan_for_leading_zeros:
+        return _companion_eigenvalues(p)
+    # JAX's: the leading zeros (all of them: a sentinel that is not zero ends the search) rolled to the
+    # end, which adds as many zero roots; those are sorted last and become NaN.
+    leading = argmin(concatenate([astype(p == 0, int32), zeros((1,), int32)]))
+    p = where(leading == count + 1, 1.0, p)  # no polynomial: any one, all its roots NaN
+    found = _companion_eigenvalues(roll(p, -leading))
+    found = take(found, argsort(astype(found == 0, int32)))
+    return where(arange(count) < count - leading, found, complex(np.nan, np.nan))
+
+
+def roots(p, *, strip_zeros: bool = True) -> Tracer:
+    """The roots (complex) of the polynomial with coefficients ``p`` (highest power first).
+
+    The eigenvalues of its companion matrix, in LAPACK's order (unsorted),
+    complex whatever ``p`` is, as JAX's. The leading zeros of ``p`` are
+    stripped first (numpy's), which needs concrete coefficients: under a
+    transformation pass ``strip_zeros=False``, which gives NaN for the
+    roots that leading zeros take away (JAX's).
+
+    Examples
+    --------
+    >>> np.sort_complex(roots(np.array([0.0, 1.0, -3.0, 2.0])))  # x**2 - 3x + 2
+    array([1.+0.j, 2.+0.j])
+    >>> roots(np.array([0.0, 1.0, 2.0]), strip_zeros=False)
+    array([-2. +0.j, nan+nanj])
+    """
+    if strip_zeros:
+        if isinstance(p, Tracer):
+            raise TracingError(f"{user_line()}: roots needs concrete coefficients to strip their leading zeros "
+                               "(the number of roots depends on them): pass strip_zeros=False, which gives NaN "
+                               "for the roots that leading zeros take away")
+        p = np.asarray(p)
+        if p.ndim == 1:
+            nonzero = np.flatnonzero(p)
+            p = p[nonzero[0]:] if nonzero.size else p[:0]
+    return _roots(p, not strip_zeros)

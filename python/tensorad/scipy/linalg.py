@@ -29,8 +29,8 @@ from .. import numpy as tnp
 from ..numpy import linalg as _linalg
 from ..tracing import Tracer, emits_ops
 
-__all__ = ["cho_factor", "cho_solve", "cholesky", "det", "eigh", "inv", "lu", "lu_factor", "lu_solve", "qr",
-           "solve", "solve_triangular", "svd"]
+__all__ = ["cho_factor", "cho_solve", "cholesky", "det", "eig", "eigh", "eigvals", "inv", "lu", "lu_factor",
+           "lu_solve", "qr", "solve", "solve_triangular", "svd"]
 
 _TRANS = {0: "N", "N": "N", 1: "T", "T": "T", 2: "C", "C": "C"}
 
@@ -295,6 +295,48 @@ def svd(a, full_matrices: bool = True, compute_uv: bool = True, overwrite_a: boo
     """
     out = _linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
     return tuple(out) if compute_uv else out
+
+
+def _standard_eigenvalues(name: str, a, b, homogeneous_eigvals: bool):
+    """``numpy.linalg.eig`` of ``a`` (scipy's standard problem, ``b=None``), the eigenvalues homogeneous if asked."""
+    if b is not None:
+        raise NotImplementedError(f"{name}: only the standard problem (b=None) is supported")
+    w, v = _linalg.eig(a)
+    # Homogeneous coordinates: (w, 1) in the second-to-last dim, scipy's (2, M).
+    return (tnp.stack([w, tnp.ones_like(w)], axis=-2) if homogeneous_eigvals else w), v
+
+
+@emits_ops
+def eig(a, b=None, left: bool = False, right: bool = True, overwrite_a: bool = False, overwrite_b: bool = False,
+        check_finite: bool = True, homogeneous_eigvals: bool = False):
+    """Eigenvalues and right eigenvectors of a general square matrix: ``(w, vr)``, or ``w`` without ``right``.
+
+    :func:`tensorad.numpy.linalg.eig`'s (complex, LAPACK ``geev``'s
+    normalization); the standard problem only (``b=None``), without left
+    eigenvectors.
+
+    Examples
+    --------
+    >>> w, vr = eig(np.array([[2.0, 1.0], [0.0, 3.0]]))
+    >>> w
+    array([2.+0.j, 3.+0.j])
+    """
+    if left:
+        raise NotImplementedError("eig: left eigenvectors are not computed (left=True)")
+    w, v = _standard_eigenvalues("eig", a, b, homogeneous_eigvals)
+    return (w, v) if right else w
+
+
+@emits_ops
+def eigvals(a, b=None, overwrite_a: bool = False, check_finite: bool = True, homogeneous_eigvals: bool = False):
+    """Eigenvalues (complex) of a general square matrix, the standard problem only (``b=None``).
+
+    Examples
+    --------
+    >>> eigvals(np.array([[0.0, 1.0], [-1.0, 0.0]]))
+    array([0.+1.j, 0.-1.j])
+    """
+    return _standard_eigenvalues("eigvals", a, b, homogeneous_eigvals)[0]
 
 
 @emits_ops

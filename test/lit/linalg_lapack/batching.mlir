@@ -64,3 +64,14 @@ func.func @both(%a: tensor<3x3xf64>, %b: tensor<3x1xf64>) -> tensor<3x1xf64> {
 }
 func.func private @both_vmap(tensor<4x3x3xf64>, tensor<4x3x1xf64>) -> tensor<4x3x1xf64>
     attributes {tad.vmap = {of = @both, in_axes = array<i64: 0, 0>, out_axes = array<i64: 0>}}
+
+// -----
+
+// CHECK-LABEL: func.func private @eig_vmap
+// CHECK: "tad.eig"(%{{.*}}) : (tensor<4x3x3xf32>) -> (tensor<4x3xcomplex<f32>>, tensor<4x3x3xcomplex<f32>>)
+func.func @eig(%a: tensor<3x3xf32>) -> tensor<3xcomplex<f32>> {
+  %w, %v = "tad.eig"(%a) : (tensor<3x3xf32>) -> (tensor<3xcomplex<f32>>, tensor<3x3xcomplex<f32>>)
+  return %w : tensor<3xcomplex<f32>>
+}
+func.func private @eig_vmap(tensor<3x4x3xf32>) -> tensor<4x3xcomplex<f32>>
+    attributes {tad.vmap = {of = @eig, in_axes = array<i64: 1>, out_axes = array<i64: 0>}}

@@ -77,3 +77,20 @@ func.func @solves(%a: tensor<3x3xcomplex<f32>>, %b: tensor<3x2xcomplex<f32>>) ->
   %lu, %piv, %perm = "tad.lu"(%a) : (tensor<3x3xcomplex<f32>>) -> (tensor<3x3xcomplex<f32>>, tensor<3xi32>, tensor<3xi32>)
   return %0, %1, %lu : tensor<3x2xcomplex<f32>>, tensor<3x2xcomplex<f32>>, tensor<3x3xcomplex<f32>>
 }
+
+// -----
+
+// eig of a complex matrix: cgeev writes the eigenvalues straight into the result and takes a
+// real workspace of 2n; its eigenvectors are copied out of the column-major matrix.
+// CHECK-LABEL: func.func @eig
+// CHECK: func.func private @"__tad_eig_3x3_complex<f32>"(%{{.*}}: memref<9xcomplex<f32>>, %{{.*}}: memref<3xcomplex<f32>>, %{{.*}}: memref<9xcomplex<f32>>)
+// CHECK: memref.alloc() : memref<6xf32>
+// CHECK: call @tad_lapack_cgeev(
+// CHECK: scf.for
+// CHECK: call @tad_lapack_cgeev(
+// CHECK-NOT: arith.cmpf
+// CHECK: func.func private @tad_lapack_cgeev(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr)
+func.func @eig(%a: tensor<3x3xcomplex<f32>>) -> (tensor<3xcomplex<f32>>, tensor<3x3xcomplex<f32>>) {
+  %w, %v = "tad.eig"(%a) : (tensor<3x3xcomplex<f32>>) -> (tensor<3xcomplex<f32>>, tensor<3x3xcomplex<f32>>)
+  return %w, %v : tensor<3xcomplex<f32>>, tensor<3x3xcomplex<f32>>
+}

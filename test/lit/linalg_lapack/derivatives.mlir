@@ -143,3 +143,49 @@ func.func @svd_u(%a: tensor<4x3xf64>) -> tensor<4x3xf64> {
 }
 func.func private @svd_u_jvp(tensor<4x3xf64>, tensor<4x3xf64>) -> (tensor<4x3xf64>, tensor<4x3xf64>)
     attributes {tad.jvp = {of = @svd_u, wrt = array<i64: 0>}}
+
+// -----
+
+// eig, eigenvalues of a real matrix (JAX's rule): dw = diag(v⁻¹ da v) with the real tangent made
+// complex, one solve and no eigenvalue differences; the vjp is its transpose, v⁻ᵀ diag(ct) vᵀ
+// (a solve with the transpose), whose real part reaches the real matrix.
+// CHECK-LABEL: func.func private @eigvals_vjp
+// CHECK: %[[F:.*]]:2 = "tad.eig"(%arg0) : (tensor<3x3xf64>) -> (tensor<3xcomplex<f64>>, tensor<3x3xcomplex<f64>>)
+// CHECK-NOT: "tad.eig"
+// CHECK-NOT: arith.divf
+// CHECK: %[[S:.*]] = "tad.solve"(%[[F]]#1, %{{.*}}) {transpose_a = 1 : i64}
+// CHECK: %[[G:.*]] = "tad.real"(%[[S]]) : (tensor<3x3xcomplex<f64>>) -> tensor<3x3xf64>
+// CHECK: return %[[F]]#0, %[[G]]
+// CHECK-LABEL: func.func private @eigvals_jvp
+// CHECK: %[[F:.*]]:2 = "tad.eig"(%arg0)
+// CHECK: %[[T:.*]] = "tad.complex"(%arg1, %{{.*}}) : (tensor<3x3xf64>, tensor<3x3xf64>) -> tensor<3x3xcomplex<f64>>
+// CHECK: "tad.solve"(%[[F]]#1, %[[T]]) {transpose_a = 0 : i64}
+// CHECK-NOT: arith.divf
+// CHECK: return %[[F]]#0, %{{.*}} : tensor<3xcomplex<f64>>, tensor<3xcomplex<f64>>
+func.func @eigvals(%a: tensor<3x3xf64>) -> tensor<3xcomplex<f64>> {
+  %w, %v = "tad.eig"(%a) : (tensor<3x3xf64>) -> (tensor<3xcomplex<f64>>, tensor<3x3xcomplex<f64>>)
+  return %w : tensor<3xcomplex<f64>>
+}
+func.func private @eigvals_vjp(tensor<3x3xf64>, tensor<3xcomplex<f64>>) -> (tensor<3xcomplex<f64>>, tensor<3x3xf64>)
+    attributes {tad.vjp = {of = @eigvals, wrt = array<i64: 0>}}
+func.func private @eigvals_jvp(tensor<3x3xf64>, tensor<3x3xf64>) -> (tensor<3xcomplex<f64>>, tensor<3xcomplex<f64>>)
+    attributes {tad.jvp = {of = @eigvals, wrt = array<i64: 0>}}
+
+// -----
+
+// eig, eigenvectors (JAX's enable_eigvec_derivs rule): the reciprocal eigenvalue differences, and
+// each column's correction that keeps LAPACK's normalization, through the position of its largest
+// component (an argmax down the columns).
+// CHECK-LABEL: func.func private @eigvecs_jvp
+// CHECK: %[[F:.*]]:2 = "tad.eig"(%arg0)
+// CHECK: "tad.solve"(%[[F]]#1, %arg1) {transpose_a = 0 : i64}
+// CHECK: arith.divf
+// CHECK: "tad.argmax"(%{{.*}}) {axis = 0 : i64} : (tensor<3x3xf64>) -> tensor<3xi64>
+// CHECK-NOT: "tad.eig"
+// CHECK: return %[[F]]#1, %{{.*}} : tensor<3x3xcomplex<f64>>, tensor<3x3xcomplex<f64>>
+func.func @eigvecs(%a: tensor<3x3xcomplex<f64>>) -> tensor<3x3xcomplex<f64>> {
+  %w, %v = "tad.eig"(%a) : (tensor<3x3xcomplex<f64>>) -> (tensor<3xcomplex<f64>>, tensor<3x3xcomplex<f64>>)
+  return %v : tensor<3x3xcomplex<f64>>
+}
+func.func private @eigvecs_jvp(tensor<3x3xcomplex<f64>>, tensor<3x3xcomplex<f64>>) -> (tensor<3x3xcomplex<f64>>, tensor<3x3xcomplex<f64>>)
+    attributes {tad.jvp = {of = @eigvecs, wrt = array<i64: 0>}}

@@ -46,3 +46,19 @@ func.func @svd_result(%a: tensor<4x3xf64>) {
   %0:3 = "tad.svd"(%a) {full_matrices = 0 : i64} : (tensor<4x3xf64>) -> (tensor<4x4xf64>, tensor<3xf64>, tensor<3x3xf64>)
   return
 }
+
+// -----
+
+func.func @eig_not_square(%a: tensor<2x3xf64>) {
+  // expected-error @+1 {{operand must be square matrices, got 2x3}}
+  %0:2 = "tad.eig"(%a) : (tensor<2x3xf64>) -> (tensor<2xcomplex<f64>>, tensor<2x3xcomplex<f64>>)
+  return
+}
+
+// -----
+
+func.func @eig_real_results(%a: tensor<3x3xf64>) {
+  // expected-error @+1 {{does not match the inferred type}}
+  %0:2 = "tad.eig"(%a) : (tensor<3x3xf64>) -> (tensor<3xf64>, tensor<3x3xf64>)
+  return
+}

@@ -140,3 +140,37 @@ func.func @pivots(%p: tensor<2x3xi32>) -> tensor<2x4xi32> {
   %0 = "tad.lu_pivots_to_permutation"(%p) {permutation_size = 4 : i64} : (tensor<2x3xi32>) -> tensor<2x4xi32>
   return %0 : tensor<2x4xi32>
 }
+
+// -----
+
+// eig: geev of the row-major matrix copied transposed (geev of the matrix as it lies would
+// give the left eigenvectors), jobvl = 'N' (78), jobvr = 'V' (86). The real routine's
+// eigenvalues come in two parts and a conjugate pair's vectors in two real columns: each
+// column reads its real part from itself (the second of a pair: its neighbour before) and
+// its imaginary part from its neighbour after (the second of a pair: itself, negated). A matrix
+// holding an inf or NaN (x - x is not 0) is not decomposed: it fails, and gets NaNs.
+// CHECK-LABEL: func.func @eig
+// CHECK: call @__tad_eig_2x3x3_f64(%{{.*}}, %{{.*}}, %{{.*}}) : (memref<18xf64>, memref<6xcomplex<f64>>, memref<18xcomplex<f64>>) -> ()
+// CHECK: func.func private @__tad_eig_2x3x3_f64
+// CHECK-DAG: arith.constant 78 : i8
+// CHECK-DAG: arith.constant 86 : i8
+// CHECK: call @tad_lapack_dgeev(
+// CHECK: memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %{{.*}} : memref<9xf64>
+// CHECK: arith.subf
+// CHECK: %[[FINITE:.*]] = arith.cmpf oeq
+// CHECK: scf.if %[[FINITE]]
+// CHECK: call @tad_lapack_dgeev(
+// CHECK: arith.cmpf ogt
+// CHECK: arith.cmpf olt
+// CHECK: complex.create
+// CHECK: arith.negf
+// CHECK: complex.create
+// CHECK: arith.cmpi ne
+// CHECK: scf.if
+// CHECK: func.func private @tad_lapack_dgeev(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr)
+func.func @eig(%a: tensor<2x3x3xf64>) -> (tensor<2x3xcomplex<f64>>, tensor<2x3x3xcomplex<f64>>) {
+  %w, %v = "tad.eig"(%a) : (tensor<2x3x3xf64>) -> (tensor<2x3xcomplex<f64>>, tensor<2x3x3xcomplex<f64>>)
+  return %w, %v : tensor<2x3xcomplex<f64>>, tensor<2x3x3xcomplex<f64>>
+}
