@@ -196,12 +196,12 @@ def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto"
     graph = build(function)
     store_all = cost.simulate(graph, {})
     recompute = cost.without_unread(graph, greedy.region_plan(graph))
-    tier_used, status, gap = "regions", "honoured", 0.0
+    tier_used, status, gap, prediction = "regions", "honoured", 0.0, None
     name = function.attributes["sym_name"].value
     if budget is not None:
         _static_sizes(function)
         with Progress(f"@{name}") as progress:
-            tier_used, solution = _solve_named(function, graph, budget, tier, node_limit, progress)
+            tier_used, solution, prediction = _solve_named(function, graph, budget, tier, node_limit, progress)
         if solution.recompute is None:
             smallest = (f"the {tier_used} tier found no feasible budget (tier=auto tries the others)"
                         if solution.smallest is None else
@@ -220,8 +220,9 @@ def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto"
         apply(graph, recompute)
     if predict:
         # The rewritten program is what runs: its own count, with what the lowering recomputes in readers
-        # (the plan was made on an upper bound of it), is the prediction.
-        chosen = cost.simulate(build(function, recomputes=True), {})
+        # (the plan was made on an upper bound of it), is the prediction; the trial of the plan's
+        # rewrite counted it already (the same ops, on a copy).
+        chosen = prediction if prediction is not None else cost.simulate(build(function, recomputes=True), {})
     report.predicted_peak_bytes, report.timeline["chosen"] = chosen.peak, chosen.live
     return report
 
@@ -242,10 +243,16 @@ def rewritten_peak(function: ir.Operation, recompute: dict, graph=None) -> int:
     a budget this keeps, the report's prediction keeps too. ``graph``, the
     graph of ``function`` when the caller has it, saves building it again.
     """
+    return _rewritten_counts(function, recompute, graph)[0]
+
+
+def _rewritten_counts(function: ir.Operation, recompute: dict, graph=None) -> tuple:
+    """``(rewritten_peak(...), the prediction's timeline)``: the second is the report's once the plan is applied."""
     trial = function.clone(ip=ir.InsertionPoint.after(function))
     try:
         apply(build(trial) if graph is None else graph.on_copy(trial), recompute)
-        return max(cost.simulate(build(trial), {}).peak, cost.simulate(build(trial, recomputes=True), {}).peak)
+        prediction = cost.simulate(build(trial, recomputes=True), {})
+        return max(cost.simulate(build(trial), {}).peak, prediction.peak), prediction
     finally:
         trial.erase()
 
@@ -258,29 +265,32 @@ SUGGESTION_ROUNDS = 2
 
 def _solve_named(function: ir.Operation, graph, budget: int, tier: str, node_limit: int, progress: Progress):
     """:func:`_solve_rewritten`; when it fails, the smallest budget it names is one that it accepts, where found."""
-    tier_used, solution = _solve_rewritten(function, graph, budget, tier, node_limit, progress)
+    tier_used, solution, prediction = _solve_rewritten(function, graph, budget, tier, node_limit, progress)
     for _ in range(SUGGESTION_ROUNDS if solution.recompute is None else 0):
         if solution.smallest is None:
             break
         progress.update(f"checking that {solution.smallest} bytes is accepted")
-        _, named = _solve_rewritten(function, graph, solution.smallest, tier, node_limit, progress)
+        _, named, _ = _solve_rewritten(function, graph, solution.smallest, tier, node_limit, progress)
         if named.recompute is not None or named.smallest is None or named.smallest <= solution.smallest:
             break
         solution.smallest, solution.smallest_proven = named.smallest, False
-    return tier_used, solution
+    return tier_used, solution, prediction
 
 
 def _solve_rewritten(function: ir.Operation, graph, budget: int, tier: str, node_limit: int, progress: Progress):
-    """:func:`_solve` whose schedule keeps ``budget`` once ``function`` is rewritten to run it."""
+    """:func:`_solve` whose schedule keeps ``budget`` once ``function`` is rewritten to run it.
+
+    Returns ``(tier, solution, the prediction's timeline of its rewrite or None)``.
+    """
     target, feasible = budget, []
     for _ in range(REWRITE_ROUNDS):
         tier_used, solution = _solve(graph, target, tier, node_limit, progress)
         if solution.recompute is None:
             break
         solution.recompute = cost.without_unread(graph, solution.recompute)
-        peak = rewritten_peak(function, solution.recompute, graph)
+        peak, prediction = _rewritten_counts(function, solution.recompute, graph)
         if peak <= budget:
-            return tier_used, solution
+            return tier_used, solution, prediction
         feasible.append(peak)
         progress.update(f"the rewritten program peaks at {peak} bytes: planning for {target - (peak - budget)}")
         target -= peak - budget
@@ -292,7 +302,7 @@ def _solve_rewritten(function: ir.Operation, graph, budget: int, tier: str, node
     elif solution.smallest is not None:
         # A budget at the lower bound is the floor, whichever tier reached it.
         solution.smallest_proven = solution.smallest_proven or solution.smallest == bound.lower_bound(graph)
-    return tier_used, solution
+    return tier_used, solution, None
 
 
 def _static_sizes(function: ir.Operation) -> None:
