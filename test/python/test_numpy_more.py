@@ -55,7 +55,8 @@ def _cases(xp, f64, f32, special, special32, nans, ints, ints2, i32, flags):
         "signbit_bool": xp.signbit(flags),
         "rint": xp.rint(special), "rint32": xp.rint(f32 * 2), "rint_ints": xp.rint(i32),
         "around": xp.around(f64, 2), "around_neg": xp.around(f64 * 100, -1),
-        "around_i32": xp.around(i32, 1),
+        "around_i32": xp.around(i32, 1), "round_decimals": xp.round(f64, 3), "round_decimals32": xp.round(f32, 2),
+        "round_negative": xp.round(f64 * 1e3, -2), "round_complex": xp.round(f64 + 1j * f64[::-1], 1),
         "fabs": xp.fabs(special), "fabs_ints": xp.fabs(ints),
         "isposinf": xp.isposinf(special), "isneginf": xp.isneginf(special32), "isposinf_ints": xp.isposinf(ints),
         "isreal": xp.isreal(f64 + 1j * (f64 > 0)), "iscomplex": xp.iscomplex(f64 + 1j * (f64 > 0)),
@@ -174,6 +175,38 @@ def test_values_where_tensorad_follows_numpy():
     assert list(np.signbit(mine["modf_inf"][0])) == [False, True, False, True, False]
 
 
+def test_round_with_decimals_matches_numpy():
+    # Halves (2.5, 0.125, 1250: to even), decimals that are halves only in decimal (2.675, 1.005: numpy's
+    # scaled product decides), every magnitude, and the edges; numpy's results bit for bit.
+    halves = np.array([0.5, 1.5, 2.5, -2.5, 0.125, 0.375, -0.625, 2.675, 1.005, 1250.0, 1350.0, -150.0, 0.0, -0.0])
+    x = np.concatenate([halves, RNG.uniform(-1.0, 1.0, 200) * 10.0 ** RNG.integers(-12, 12, 200), SPECIAL[:-2],
+                        [1e300, -3e-300, 2.0 ** 52 + 0.5]])
+    # Not ±2**31 in int32, which rounds beyond it (numpy's value is a float's cast then, INT_MIN).
+    ints = np.concatenate([INTS[:6], np.array([15, 25, -15, -25, 150, 250, -349, 350, 999_999_995], np.int64)])
+    decimals = range(-6, 9)
+    with np.errstate(over="ignore"):
+        x32 = x.astype(np.float32)  # 1e300 becomes inf
+    got = ta.jit(lambda x, x32, i, i32: [(tnp.round(x, d), tnp.round(x32, d), tnp.around(i, d), tnp.round(i32, d))
+                                         for d in decimals])(x, x32, ints, ints.astype(np.int32))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # numpy's overflow of 1e300 * 10**8 (inf, as here and in JAX)
+        for d, (f64, f32, i64, i32) in zip(decimals, got):
+            for mine, theirs in ((f64, np.round(x, d)), (f32, np.round(x32, d)),
+                                 (i64, np.round(ints, d)), (i32, np.round(ints.astype(np.int32), d))):
+                assert mine.dtype == theirs.dtype, (d, mine.dtype)
+                np.testing.assert_array_equal(mine, theirs, err_msg=f"decimals={d}")
+                np.testing.assert_array_equal(np.signbit(mine), np.signbit(theirs), err_msg=f"decimals={d}")
+    # Beyond the dtype's exponents: unchanged (JAX's rule; numpy's 10**400 gives NaN), or 0 for negative decimals.
+    np.testing.assert_array_equal(tnp.round(halves, 400), halves)
+    np.testing.assert_array_equal(tnp.round(np.array([3.5, -2.0, np.inf, np.nan]), -400), [0.0, -0.0, np.inf, np.nan])
+    np.testing.assert_array_equal(tnp.round(np.array([123, -456]), -20), [0, 0])
+    np.testing.assert_array_equal(tnp.round(np.array([1.25 + 2.35j]), 1), np.round(np.array([1.25 + 2.35j]), 1))
+    np.testing.assert_array_equal(ta.vmap(lambda r: tnp.round(r, 1))(F64), np.round(F64, 1))
+    assert tnp.round(2.5) == 2.0 and tnp.round(np.array([True, False]), 2).dtype == np.bool_
+    with pytest.raises(TypeError):
+        tnp.round(F64, 1.5)
+
+
 def test_frexp_and_ldexp_are_exact_over_the_float_range():
     exponents = np.arange(-1074, 1024)
     x = np.ldexp(RNG.uniform(0.5, 1.0, exponents.size), exponents) * RNG.choice([-1.0, 1.0], exponents.size)
@@ -230,7 +263,7 @@ def test_derivatives_of_the_elementwise_functions():
     check_grads(lambda x, y: (tnp.logaddexp(x, y), tnp.logaddexp2(x, y * 2), tnp.sinc(x), tnp.i0(x * 3),
                               tnp.float_power(tnp.abs(x) + 0.5, y), tnp.heaviside(x, y), tnp.fabs(x),
                               tnp.ldexp(x, np.array([3, -2, 0, 7])), tnp.frexp(x * 100)[0], tnp.modf(x * 3)[0],
-                              tnp.rint(x) + x, tnp.around(x, 1) * x), (x, y))
+                              tnp.rint(x) + x, tnp.around(x, 1) * x, tnp.round(x, -1) * x), (x, y))
     # At the ties, at -inf and at 0: JAX's derivatives (softmax weights 1/2 each; sinc'(0) = 0, sinc''(0) = -pi**2/3).
     ties = np.array([0.0, 2.0, -1.0])
     np.testing.assert_allclose(ta.grad(lambda a: tnp.sum(tnp.logaddexp(a, ties)))(ties), [0.5, 0.5, 0.5])

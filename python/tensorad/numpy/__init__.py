@@ -18,6 +18,7 @@ from __future__ import annotations
 import builtins
 import importlib
 import math as _math
+import operator as _operator
 import sys
 from typing import Sequence
 
@@ -452,8 +453,26 @@ def _rounding(op_name: str, name: str):
 
 floor = _rounding("math.floor", "floor")
 ceil = _rounding("math.ceil", "ceil")
-round = _rounding("math.roundeven", "round")  # numpy rounds half to even
+_round_to_integer = _rounding("math.roundeven", "round")  # numpy rounds half to even
 trunc = _rounding("math.trunc", "trunc")
+
+
+@emits_ops
+def round(a, decimals: int = 0) -> Tracer:  # noqa: A001 (numpy's name)
+    """Round half to even to ``decimals`` decimal places (negative: to tens, hundreds, ...), as numpy.
+
+    To an integer (``decimals=0``) it is one ``math.roundeven``, integers
+    unchanged; otherwise, and for complex numbers, :func:`around`'s scaling.
+
+    Examples
+    --------
+    >>> round(np.array([0.5, 1.5, -2.5])), round(np.array([1.25, 1.35]), 1), round(np.array([125, 135]), -1)
+    (array([ 0.,  2., -2.]), array([1.2, 1.4]), array([120, 140]))
+    """
+    x = asarray(a)
+    if _operator.index(decimals) == 0 and x.dtype.kind != "c":
+        return _round_to_integer(x)
+    return importlib.import_module(f"{__name__}.ufuncs").around(x, decimals)
 
 
 @emits_ops
@@ -1349,7 +1368,7 @@ _MODULE_NAMES = {
                 "histogram"),
     "scans": ("cumsum", "cumprod", "cumulative_sum", "cumulative_prod"),
     "polynomial": ("poly", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint", "polyval", "polyfit",
-                   "convolve", "correlate"),
+                   "convolve", "correlate", "roots"),
     "setops": ("isin", "intersect1d", "union1d", "setdiff1d", "setxor1d", "unique_values", "unique_counts",
                "unique_inverse", "unique_all"),
     "indexing": ("nonzero", "argwhere", "flatnonzero", "bincount", "digitize", "unravel_index", "ravel_multi_index",

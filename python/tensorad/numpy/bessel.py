@@ -1,6 +1,7 @@
 """Cephes' Chebyshev series of the exponentially scaled modified Bessel functions ``exp(-|x|) I0(|x|)`` and
 ``exp(-|x|) I1(|x|)``: ``tnp.i0`` and ``tensorad.scipy.special``'s ``i0 i0e i1 i1e`` (numpy's i0 and scipy's use
-the same series).
+the same series); and Cephes' two series evaluators, ``power_series`` (``polevl``) and ``chebyshev_series``
+(``chbevl``), which ``tensorad.scipy.special``'s rational approximations share.
 
 Examples
 --------
@@ -51,6 +52,21 @@ _I1E_LARGE = (
     -2.51223623787020892529e-7, -3.88256480887769039346e-6, -1.10588938762623716291e-4, -9.76109749136146840777e-3,
     7.78576235018280120474e-1)
 _SERIES = {0: (_I0E_SMALL, _I0E_LARGE), 1: (_I1E_SMALL, _I1E_LARGE)}
+
+
+def power_series(t, coefficients):
+    """Cephes' ``polevl``: the polynomial ``coefficients`` (highest degree first, Python floats) at ``t`` (Horner).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> power_series(np.array([2.0, 3.0]), (1.0, -3.0, 2.0))  # t**2 - 3t + 2
+    array([0., 2.])
+    """
+    out = coefficients[0]
+    for c in coefficients[1:]:
+        out = out * t + c
+    return out
 
 
 def chebyshev_series(t, coefficients):

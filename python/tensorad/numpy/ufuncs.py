@@ -10,6 +10,9 @@ array([-1.,  9.,  2.])
 
 from __future__ import annotations
 
+import math
+import operator
+
 import numpy as np
 
 from tensorad.dialects import builder
@@ -309,27 +312,46 @@ def rint(x) -> Tracer:
 
 @emits_ops
 def around(a, decimals: int = 0) -> Tracer:
-    """Round to ``decimals`` decimal places, half to even (numpy's ``round``; negative ``decimals`` round
-    to tens, hundreds, ...). Integers stay integers.
+    """Round to ``decimals`` decimal places, half to even, as ``numpy.round`` (which :func:`round` calls).
+
+    Floats are scaled by ``10**decimals``, rounded to an integer and scaled
+    back, as numpy and JAX do (so ``2.675``, stored as ``2.67499...``, gives
+    ``2.68``: its product with 100 rounds to 267.5; Python's ``round`` gives
+    2.67); negative ``decimals`` divide by ``10**-decimals`` first and round
+    to tens, hundreds, ... Integers stay integers: unchanged for
+    ``decimals >= 0``, rounded half to even to a multiple of ``10**-decimals``
+    otherwise (as numpy; JAX refuses them). ``decimals`` beyond the dtype's
+    range of exponents returns floats unchanged (JAX's rule; numpy gives NaN),
+    and integers 0 when ``10**-decimals`` is beyond theirs. Complex numbers
+    round their two parts.
 
     Examples
     --------
     >>> around(np.array([1.234, 2.5]), 1), around(np.array([15, 25, -15]), -1)
     (array([1.2, 2.5]), array([ 20,  20, -20]))
+    >>> around(np.array([1250.0, 1350.0, -0.5]), -2)
+    array([1200., 1400.,   -0.])
     """
+    decimals = operator.index(decimals)  # a Python integer, as numpy and JAX require
     x = asarray(a)
     if x.dtype.kind == "c":
         return Tracer.of(builder.make_complex(around(real(x), decimals).value, around(imag(x), decimals).value))
+    if decimals == 0 or x.dtype == bool_ or (decimals > 0 and not dtypes.is_float(x.dtype)):
+        return round_half_even(x)  # to an integer; integers and booleans unchanged
     if not dtypes.is_float(x.dtype):
-        if decimals >= 0 or x.dtype == bool_:
-            return x
         factor = 10 ** -decimals
+        if factor > np.iinfo(x.dtype).max:  # every value is nearer 0 than factor (or would overflow)
+            return multiply(x, 0)
         quotient = floor_divide(x, factor)
         twice_rest = multiply(subtract(x, multiply(quotient, factor)), 2)
         odd = not_equal(remainder(quotient, 2), 0)
         up = logical_or(greater(twice_rest, factor), logical_and(equal(twice_rest, factor), odd))
         return multiply(add(quotient, astype(up, x.dtype)), factor)
-    if decimals >= 0:  # numpy scales up by a (nearly) exact power of ten, or down for negative decimals
+    if abs(decimals) > math.log10(np.finfo(x.dtype).max):
+        # 10**|decimals| overflows the dtype: rounding that fine leaves every value as it is (JAX's rule),
+        # and that coarse makes every finite value 0.
+        return x if decimals > 0 else where(isfinite(x), multiply(x, 0.0), x)
+    if decimals > 0:  # numpy scales up by a (nearly) exact power of ten, or down for negative decimals
         return divide(round_half_even(multiply(x, 10.0 ** decimals)), 10.0 ** decimals)
     return multiply(round_half_even(divide(x, 10.0 ** -decimals)), 10.0 ** -decimals)
 

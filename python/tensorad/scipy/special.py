@@ -10,7 +10,10 @@ written to stay accurate where the textbook formula is not (``logit`` as
 ``log(p) - log1p(-p)``, ``log_ndtr``'s asymptotic series in the far tail).
 Derivatives are JAX's: ``gammaln' = digamma``, ``digamma' = polygamma(1, .)``
 and so on to every order; ``xlogy`` and ``xlog1py`` are 0 where ``x == 0``
-and so are their derivatives in ``y`` there.
+and so are their derivatives in ``y`` there. ``sici``, ``fresnel``,
+``owens_t`` and ``wofz`` (in :mod:`.special_integrals`), the hypergeometric
+functions, ``bessel_jn``, ``lpmn``, ``lpmn_values`` and ``sph_harm_y`` (in
+:mod:`.special_series`) are imported from their modules on first use.
 
 Examples
 --------
@@ -23,6 +26,8 @@ array(-0.57721566)
 
 from __future__ import annotations
 
+import functools
+import importlib
 import math
 import operator
 from fractions import Fraction
@@ -32,16 +37,16 @@ import numpy as np
 from tensorad.dialects import builder
 from tensorad.dialects.families.special import polygamma as polygamma_op
 
-from .. import autodiff, dtypes
+from .. import autodiff, dtypes, tree
 from .. import numpy as tnp
-from ..numpy.bessel import scaled_bessel
+from ..numpy.bessel import power_series, scaled_bessel
 from .. import lax
 # jax.scipy.special.logsumexp is jax.nn's (where= included).
 from ..nn import logsumexp, sigmoid
 from ..tracing import Tracer, emits_ops
 
-__all__ = ["beta", "betainc", "betaln", "boxcox", "boxcox1p", "comb", "dawsn", "digamma", "entr", "erf", "erfc",
-           "erfcx", "erfinv", "exp1", "expi", "expit", "expn", "factorial", "gamma", "gammainc", "gammaincc",
+__all__ = ["bernoulli", "beta", "betainc", "betaln", "boxcox", "boxcox1p", "comb", "dawsn", "digamma", "entr", "erf",
+           "erfc", "erfcx", "erfinv", "exp1", "expi", "expit", "expn", "factorial", "gamma", "gammainc", "gammaincc",
            "gammaln", "gammasgn", "i0", "i0e", "i1", "i1e", "kl_div", "log_ndtr", "log_softmax", "loggamma", "logit",
            "logsumexp", "multigammaln", "ndtr", "ndtri", "poch", "polygamma", "rel_entr", "softmax", "spence",
            "xlog1py", "xlogy", "zeta"]
@@ -62,6 +67,24 @@ def promote_args_inexact(*args) -> list:
     if dtypes.is_complex(dtype):
         raise TypeError(f"complex arguments ({dtype.name}) are not supported by this function")
     return [tnp.asarray(a, dtype) for a in args]
+
+
+def evaluate_in_float64(fn, *args):
+    """``fn`` of ``args`` (promoted to one float dtype, broadcast) in float64, its outputs rounded to that dtype.
+
+    As scipy's float32 loops, which call its float64 functions: for the
+    functions whose terms cancel (Ci next to its zeros) or whose series
+    outgrow float32's range, float32 results are then the float64 ones rounded.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> evaluate_in_float64(lambda x: x / 3.0, np.float32(1.0))  # float32(1/3), not float32 arithmetic's
+    array(0.33333334, dtype=float32)
+    """
+    args = promote_args_inexact(*args)
+    wide = [tnp.astype(a, np.float64) for a in tnp.broadcast_arrays(*args)]
+    return tree.tree_map(lambda v: tnp.astype(v, args[0].dtype), fn(*wide))
 
 
 def _op(name: str, x) -> Tracer:
@@ -346,16 +369,9 @@ _EULER_GAMMA = 0.57721566490153286061
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
 
 
-def _polyval(coefficients, x):
-    """``sum(c * x**k)`` by Horner's rule, ``coefficients`` from the highest degree down."""
-    out = coefficients[0]
-    for c in coefficients[1:]:
-        out = out * x + c
-    return out
-
-
+@functools.lru_cache(maxsize=None)
 def _bernoulli_numbers(count: int) -> list:
-    """``B_0 .. B_{count-1}`` (``B_1 = -1/2``), exact, by ``sum_k C(m+1, k) B_k = 0``."""
+    """``B_0 .. B_{count-1}`` (``B_1 = -1/2``), exact, by ``sum_k C(m+1, k) B_k = 0`` (cached: 260 take 0.2 s)."""
     numbers = [Fraction(1)]
     for m in range(1, count):
         numbers.append(-sum(math.comb(m + 1, k) * numbers[k] for k in range(m)) / (m + 1))
@@ -504,7 +520,7 @@ def _stirling_remainder(x):
     """``gammaln(x) - ((x - 1/2) log x - x + log(2π)/2)`` for ``x >= 8``, by Stirling's series (to 1e-17 there)."""
     inverse_square = 1.0 / (x * x)
     coefficients = [float(_BERNOULLI[2 * k] / (2 * k * (2 * k - 1))) for k in range(9, 0, -1)]
-    return _polyval(coefficients, inverse_square) / x
+    return power_series(inverse_square, coefficients) / x
 
 
 def _betaln_positive(a, b):
@@ -875,7 +891,7 @@ def erfcx(x):
     far = tnp.where(large, x, threshold)
     terms = 9 if double else 5
     coefficients = [(-1) ** k * float(math.prod(range(2 * k - 1, 0, -2))) / 2 ** k for k in range(terms - 1, -1, -1)]
-    asymptotic = _polyval(coefficients, 1.0 / (far * far)) / (far * math.sqrt(math.pi))
+    asymptotic = power_series(1.0 / (far * far), coefficients) / (far * math.sqrt(math.pi))
     return tnp.where(large, asymptotic, direct)
 
 
@@ -906,7 +922,7 @@ _DAWSN_FAR = ((-5.90592860534773254987e-1, 6.29235242724368800674e-1, -1.7285897
 def _dawsn_tail(ax, rational):
     t = 1.0 / (ax * ax)
     numerator, denominator = rational
-    return (1.0 + t * _polyval(numerator, t) / _polyval(denominator, t)) / (2.0 * ax)
+    return (1.0 + t * power_series(t, numerator) / power_series(t, denominator)) / (2.0 * ax)
 
 
 @emits_ops
@@ -923,7 +939,7 @@ def dawsn(x):
     ax = tnp.abs(x)
     # Each region at |x| clamped into it, so that the others stay finite (and so their derivatives).
     near = tnp.minimum(ax, 3.25)
-    near_value = near * _polyval(_DAWSN_NEAR[0], near * near) / _polyval(_DAWSN_NEAR[1], near * near)
+    near_value = near * power_series(near * near, _DAWSN_NEAR[0]) / power_series(near * near, _DAWSN_NEAR[1])
     middle_value = _dawsn_tail(tnp.clip(ax, 3.25, 6.25), _DAWSN_MIDDLE)
     far_value = _dawsn_tail(tnp.maximum(ax, 6.25), _DAWSN_FAR)
     value = tnp.where(tnp.less(ax, 3.25), near_value, tnp.where(tnp.less(ax, 6.25), middle_value, far_value))
@@ -1182,6 +1198,41 @@ def expi(x):
 
 _ZETA_DIRECT_TERMS = 16
 _ZETA_CORRECTION_TERMS = 16
+# B_258 is the last Bernoulli number below float64's overflow; beyond, |B_2k| grows as 2 (2k)! / (2π)^2k.
+_LAST_FINITE_BERNOULLI = 258
+
+
+@emits_ops
+def bernoulli(n: int):
+    """The Bernoulli numbers ``B_0, B_1, ..., B_n`` (``B_1 = -1/2``), as scipy's and JAX's ``bernoulli``.
+
+    Exact rationals, rounded once to float64 (scipy's and JAX's come from
+    truncated sums of ``ζ(2k)``: off by 2e-12 and 3e-6 at ``B_4``); beyond
+    ``B_258`` the even ones overflow to ``±inf``, with the signs ``(-1)^(k+1)``
+    of ``B_2k``.
+
+    Parameters
+    ----------
+    n : int
+        The last index, a non-negative Python integer.
+
+    Returns
+    -------
+    Tracer
+        ``n + 1`` float64 values.
+
+    Examples
+    --------
+    >>> bernoulli(6)
+    array([ 1.        , -0.5       ,  0.16666667,  0.        , -0.03333333,
+            0.        ,  0.02380952])
+    """
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError(f"bernoulli's n must be non-negative, got {n}")
+    exact = _bernoulli_numbers(min(n, _LAST_FINITE_BERNOULLI) + 1)
+    overflowed = [0.0 if m % 2 else (-1.0) ** (m // 2 + 1) * np.inf for m in range(_LAST_FINITE_BERNOULLI + 1, n + 1)]
+    return tnp.asarray(np.array([float(b) for b in exact] + overflowed, np.float64))
 
 
 @emits_ops
@@ -1258,10 +1309,36 @@ def spence(x):
     above = tnp.greater(y, 1.5)
     below = tnp.less(y, 0.5)
     w = tnp.where(above, 1.0 / y - 1.0, tnp.where(below, -y, y - 1.0))
-    value = -w * _polyval(_SPENCE_P, w) / _polyval(_SPENCE_Q, w)
+    value = -w * power_series(w, _SPENCE_P) / power_series(w, _SPENCE_Q)
     reflected = math.pi ** 2 / 6 - tnp.log(y) * tnp.log1p(-tnp.where(below, y, 0.0)) - value
     value = tnp.where(below, reflected, value)
     log_y = tnp.log(y)
     value = tnp.where(tnp.logical_or(inverted, above), -0.5 * log_y * log_y - value, value)
     value = tnp.where(tnp.equal(x, 0), math.pi ** 2 / 6, value)
     return tnp.where(tnp.logical_not(tnp.greater_equal(x, 0)), np.nan, tnp.where(tnp.equal(x, 1), 0.0, value))
+
+
+# ----------------------------------------------------------------------------
+# Functions in modules of their own
+# ----------------------------------------------------------------------------
+
+# These modules import this one (promote_args_inexact, erf, gamma, ...), so a name of theirs is imported on
+# first use (importlib, as tensorad.numpy does): no import cycle.
+_MODULE_NAMES = {
+    "special_integrals": ("fresnel", "owens_t", "sici", "wofz"),
+    "special_series": ("bessel_jn", "hyp1f1", "hyp2f1", "lpmn", "lpmn_values", "sph_harm_y"),
+}
+_MODULE_OF = {name: module for module, names in _MODULE_NAMES.items() for name in names}
+__all__ += sorted(_MODULE_OF)
+
+
+def __getattr__(name: str):
+    if name not in _MODULE_OF:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__package__}.{_MODULE_OF[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_MODULE_OF))
