@@ -160,3 +160,14 @@ def test_grad_of_grad_through_while_is_refused():
     f = ta.grad(lambda y: tnp.sum(_while(y) ** 2))
     with pytest.raises(CompileError, match="jvp of grad or hessian"):
         ta.grad(lambda x: tnp.sum(f(x)))(np.array([0.3, -0.7]))
+
+
+@pytest.mark.parametrize("name", ["any", "all"])
+@pytest.mark.parametrize("shape, kwargs", [((0,), {}), ((0, 3), {"axis": 0}), ((2, 0), {"axis": 1, "keepdims": True}),
+                                           ((2, 0), {"axis": 0}), ((0, 2), {"axis": (0, 1)})])
+def test_any_and_all_over_no_elements_are_their_identities(name, shape, kwargs):
+    x = np.zeros(shape)
+    want = getattr(np, name)(x, **kwargs)
+    for got in (getattr(tnp, name)(x, **kwargs), ta.jit(lambda x: getattr(tnp, name)(x, **kwargs))(x)):
+        assert got.dtype == np.bool_ and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)

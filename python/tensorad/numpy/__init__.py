@@ -1055,14 +1055,37 @@ amax, amin = max, min
 
 @emits_ops
 def any(x, axis=None, keepdims: bool = False) -> Tracer:
-    """True where any element over ``axis`` is true."""
-    return _reduce("max", astype(x, bool_), axis, keepdims)
+    """True where any element over ``axis`` is true (False over no elements, as numpy).
+
+    Examples
+    --------
+    >>> any(np.array([[0, 1], [0, 0]]), axis=1), any(np.zeros((0, 2)), axis=0)
+    (array([ True, False]), array([False, False]))
+    """
+    return _logical_reduce("max", x, axis, keepdims)
 
 
 @emits_ops
 def all(x, axis=None, keepdims: bool = False) -> Tracer:
-    """True where every element over ``axis`` is true."""
-    return _reduce("min", astype(x, bool_), axis, keepdims)
+    """True where every element over ``axis`` is true (True over no elements, as numpy).
+
+    Examples
+    --------
+    >>> all(np.array([[1, 1], [0, 1]]), axis=1), all(np.zeros((0,)))
+    (array([ True, False]), array(True))
+    """
+    return _logical_reduce("min", x, axis, keepdims)
+
+
+def _logical_reduce(kind: str, x, axis, keepdims: bool) -> Tracer:
+    """``any`` (``"max"``) or ``all`` (``"min"``) of ``x`` as booleans; over nothing, the reduction's identity."""
+    x = astype(x, bool_)
+    axes = _normalize_axes(axis, x.ndim)
+    if builtins.any(x.shape[a] == 0 for a in axes):
+        shape = [1 if a in axes else n for a, n in enumerate(x.shape)] if keepdims else \
+            [n for a, n in enumerate(x.shape) if a not in axes]
+        return full(shape, kind == "min", bool_)
+    return _reduce(kind, x, axes, keepdims)
 
 
 @emits_ops
