@@ -18,9 +18,10 @@ import importlib
 _PUBLIC = {
     "errors": ("CompileError", "ConcretizationError", "DeviceError", "ExportError", "TensoradError", "TracingError",
                "UnexpectedTracerError"),
-    "compiler": ("Jitted", "Lowered", "clear_caches", "compile_mlir", "jit"),
+    "compiler": ("Jitted", "Lowered", "ShapeDtypeStruct", "clear_caches", "compile_mlir", "disable_jit", "eval_shape",
+                 "jit"),
     "runtime": ("Array", "CallStats", "block_until_ready", "last_call_stats", "live_bytes"),
-    "autodiff": ("custom_jvp", "custom_vjp", "hessian", "jacfwd", "jacrev", "jvp", "linear_transpose",
+    "autodiff": ("custom_jvp", "custom_vjp", "hessian", "jacfwd", "jacobian", "jacrev", "jvp", "linear_transpose",
                  "linearize", "stop_gradient"),
     # JAX's grad/value_and_grad/vjp, taking MindSpore's weights=/grad_position= too.
     "weights": ("grad", "value_and_grad", "vjp"),
@@ -28,9 +29,11 @@ _PUBLIC = {
     "remat": ("checkpoint", "checkpoint_name", "checkpoint_policies", "memory_report",
               "print_saved_residuals"),
     "distributed": ("data_parallel",),
+    "devices": ("Device", "default_backend", "device_count", "device_get", "device_put", "devices", "local_device_count",
+                "local_devices"),
 }
 _HOME = {name: module for module, names in _PUBLIC.items() for name in names}
-_SUBMODULES = ("numpy", "lax", "nn", "optim", "random", "te", "tree", "tree_util", "test_util", "distributed")
+_SUBMODULES = ("numpy", "lax", "nn", "optim", "random", "scipy", "te", "tree", "tree_util", "test_util", "distributed")
 __all__ = sorted(_HOME) + list(_SUBMODULES)
 
 

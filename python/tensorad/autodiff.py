@@ -477,6 +477,10 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
     return Jitted(jacobian)
 
 
+# JAX's name for the reverse-mode Jacobian.
+jacobian = jacrev
+
+
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False) -> Jitted:
     """Jacobian by forward mode: one pushforward of identity tangents per input leaf.

@@ -16,6 +16,7 @@ module {
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import functools
 import inspect
@@ -584,10 +585,16 @@ def _name(fun: Callable) -> str:
 class Jitted:
     """A function compiled on first call for each (shapes, dtypes, static args) signature.
 
+    One that :func:`jit` made runs as Python under :func:`disable_jit`
+    (``obeys_disable_jit``); those of the transformations (``grad``, eager
+    mode's ops) compile there too: they are how code runs op by op.
+
     The compiled signatures are kept in a least-recently-used cache of at
     most ``cache_limit`` entries; one dropped frees its code and is compiled
     again if it is called again. Calls may run at once from several threads.
     """
+
+    obeys_disable_jit = False
 
     def __init__(self, fun: Callable, static_argnums: Sequence[int] = (), memory_budget=None,
                  device: str = "cpu", cache_limit: int | None = None, *, static_argnames: Sequence[str] = (),
@@ -707,9 +714,10 @@ class Jitted:
         return lowered
 
     def lower(self, *args, **kwargs) -> Lowered:
-        """Trace for these arguments' shapes and dtypes; see :meth:`Lowered.as_text`."""
+        """Trace for these arguments' shapes and dtypes (arrays or :class:`ShapeDtypeStruct` s); see :meth:`Lowered.as_text`."""
         static, leaves, in_tree = self._split(args, kwargs)
-        return self._lower(static, [_as_input_array(x) for x in leaves], in_tree)
+        return self._lower(static, [x if isinstance(x, ShapeDtypeStruct) else _as_input_array(x) for x in leaves],
+                           in_tree)
 
     def compile_with_reports(self, *args, **kwargs) -> PassResults:
         """Compile for these arguments, as a call would, and keep the code; return what the passes reported.
@@ -741,6 +749,8 @@ class Jitted:
         return key, None if kwargs or static else _fast_key(args, arrays)
 
     def __call__(self, *args, **kwargs):
+        if _JIT.disabled and self.obeys_disable_jit:  # disable_jit(): the function runs as Python, op by op
+            return self.fun(*args, **kwargs)
         if not kwargs:
             # Fast path for the common call, arrays that compiled code reads as they are:
             # one lookup, no pytree walk (see _fast_key).
@@ -893,6 +903,85 @@ def clear_caches() -> None:
         jitted.clear_cache()
 
 
+@dataclasses.dataclass(frozen=True)
+class ShapeDtypeStruct:
+    """A shape and a dtype standing for an array, as JAX's: what :func:`eval_shape` gives and ``lower`` takes.
+
+    Examples
+    --------
+    >>> s = ShapeDtypeStruct((2, 3), np.float32)
+    >>> s.shape, s.dtype, s.ndim, s.size
+    ((2, 3), dtype('float32'), 2, 6)
+    """
+
+    shape: tuple
+    dtype: np.dtype
+
+    def __post_init__(self):
+        object.__setattr__(self, "shape", tuple(operator.index(n) for n in self.shape))
+        object.__setattr__(self, "dtype", dtypes.check_supported(np.dtype(self.dtype)))
+
+    @property
+    def ndim(self) -> int:
+        """The number of dimensions."""
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        """The number of elements."""
+        return int(np.prod(self.shape, dtype=np.int64))
+
+
+def eval_shape(fun: Callable, *args, **kwargs):
+    """The shapes and dtypes of ``fun(*args, **kwargs)``, as :class:`ShapeDtypeStruct` s, by tracing it only.
+
+    Arguments may be arrays or :class:`ShapeDtypeStruct` s (pytrees of
+    them): nothing is compiled or run, so nothing of their size is allocated.
+
+    Examples
+    --------
+    >>> import tensorad.numpy as tnp
+    >>> out = eval_shape(lambda x, w: tnp.tanh(x @ w), ShapeDtypeStruct((1000, 64), np.float32),
+    ...                  ShapeDtypeStruct((64, 10), np.float32))
+    >>> out.shape, out.dtype
+    ((1000, 10), dtype('float32'))
+    """
+    lowered = Jitted(fun).lower(*args, **kwargs)
+    return tree.unflatten(lowered.out_tree, [ShapeDtypeStruct(shape, dtype) for shape, dtype in lowered.out_avals])
+
+
+class _JitSwitch(threading.local):
+    """Whether :func:`disable_jit` is in force on this thread."""
+
+    disabled = False
+
+
+_JIT = _JitSwitch()
+
+
+@contextlib.contextmanager
+def disable_jit(disable: bool = True):
+    """Within it, ``jit``-compiled functions run as plain Python on this thread (to debug them), as JAX's.
+
+    Their operations then run one by one (tensorad's eager mode), so
+    ``print`` shows values and a debugger stops inside them.
+
+    Examples
+    --------
+    >>> f = jit(lambda x: x * 2.0)
+    >>> with disable_jit():
+    ...     y = f(np.ones(2))
+    >>> y, f.cache_size
+    (array([2., 2.]), 0)
+    """
+    previous = _JIT.disabled
+    _JIT.disabled = disable
+    try:
+        yield
+    finally:
+        _JIT.disabled = previous
+
+
 def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = (),
         static_argnames: str | Sequence[str] = (), donate_argnums: int | Sequence[int] = (),
         donate_argnames: str | Sequence[str] = (), memory_budget: int | str | None = None, device: str = "cpu",
@@ -976,5 +1065,7 @@ def jit(fun: Callable | None = None, *, static_argnums: int | Sequence[int] = ()
         return lambda f: jit(f, static_argnums=static_argnums, static_argnames=static_argnames,
                              donate_argnums=donate_argnums, donate_argnames=donate_argnames,
                              memory_budget=memory_budget, device=device, cache_limit=cache_limit)
-    return Jitted(fun, static_argnums, memory_budget, device, cache_limit, static_argnames=static_argnames,
-                  donate_argnums=donate_argnums, donate_argnames=donate_argnames)
+    jitted = Jitted(fun, static_argnums, memory_budget, device, cache_limit, static_argnames=static_argnames,
+                    donate_argnums=donate_argnums, donate_argnames=donate_argnames)
+    jitted.obeys_disable_jit = True
+    return jitted

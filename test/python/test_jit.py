@@ -151,3 +151,58 @@ def test_compiled_code_never_writes_into_its_inputs():
     x = np.arange(4.0)
     np.testing.assert_allclose(f(x, np.array(7.0)), [0.0, 7.0, 2.0, 3.0])
     np.testing.assert_allclose(x, [0.0, 1.0, 2.0, 3.0])
+
+
+def test_eval_shape_traces_only_and_takes_shape_dtype_structs():
+    big = ta.ShapeDtypeStruct((10**6, 256), np.float32)  # 1 GiB: never allocated
+    out = ta.eval_shape(lambda x, w: {"h": tnp.tanh(x @ w), "n": tnp.sum(x, axis=1, dtype=np.float64)},
+                        big, np.ones((256, 8), np.float32))
+    assert out == {"h": ta.ShapeDtypeStruct((10**6, 8), np.float32), "n": ta.ShapeDtypeStruct((10**6,), np.float64)}
+    assert ta.jit(lambda x: x[1:] * 2).lower(ta.ShapeDtypeStruct((5, 2), np.int32)).out_avals == \
+        [((4, 2), np.dtype(np.int32))]
+    with pytest.raises(TypeError, match="uint8 is not supported"):
+        ta.ShapeDtypeStruct((2,), np.uint8)
+    with pytest.raises(TypeError):
+        ta.ShapeDtypeStruct((2.5,), np.float32)
+
+
+def test_disable_jit_runs_the_function_as_python():
+    seen = []
+
+    @ta.jit
+    def f(x):
+        seen.append(type(x))
+        return tnp.sin(x) * 2.0
+
+    x = np.linspace(0.0, 1.0, 4)
+    with ta.disable_jit():
+        eager = f(x)
+        assert seen == [np.ndarray] and f.cache_size == 0
+        with ta.disable_jit(False):  # nested: compiled again
+            compiled = f(x)
+    np.testing.assert_allclose(eager, compiled, rtol=1e-15)
+    np.testing.assert_allclose(f(x), 2 * np.sin(x), rtol=1e-15)
+    assert f.cache_size == 1
+    assert ta.grad(lambda x: f(x).sum())(x) is not None  # traced through as a plain function
+    with ta.disable_jit():
+        np.testing.assert_allclose(ta.grad(lambda x: f(x).sum())(x), 2 * np.cos(x), rtol=1e-14)
+
+
+def test_devices_as_jax_names_them():
+    assert [d.platform for d in ta.devices()] == ["cpu"] and ta.default_backend() == "cpu"
+    assert ta.device_count() == ta.local_device_count() == len(ta.local_devices()) == 1
+    a = np.arange(3.0)
+    b = ta.device_put({"a": a}, ta.devices()[0])["a"]
+    b[0] = 7.0
+    assert a[0] == 0.0  # a copy
+    assert ta.device_get([b])[0] is b
+    with pytest.raises(ValueError, match="unknown backend"):
+        ta.devices("tpu")
+    if not ta.runtime.cuda_available():
+        with pytest.raises(RuntimeError, match="no CUDA driver"):
+            ta.device_put(a, "gpu")
+
+
+def test_jacobian_is_jax_s_reverse_mode_jacobian():
+    x = np.array([0.3, -1.2])
+    np.testing.assert_allclose(ta.jacobian(lambda x: tnp.sin(x) * x[0])(x), ta.jacrev(lambda x: tnp.sin(x) * x[0])(x))
