@@ -350,3 +350,56 @@ def test_gcd_and_lcm_end_for_the_least_integer():
         b = np.array([6, 0, least, -1, least, 18], dtype)
         np.testing.assert_array_equal(ta.jit(tnp.gcd)(a, b), np.gcd(a, b))
         np.testing.assert_array_equal(ta.jit(tnp.lcm)(a[4:], b[4:]), np.lcm(a[4:], b[4:]))
+
+
+def test_histograms_in_several_dimensions_match_numpy():
+    rng = np.random.default_rng(3)
+    x, y, w = rng.normal(size=40), rng.normal(size=40), rng.random(40)
+    for kwargs in ({}, {"bins": [3, 5]}, {"bins": 3, "range": [[-1, 1], [-2, 2]]}, {"bins": 4, "weights": w,
+                                                                                      "density": True},
+                   {"bins": np.linspace(-2, 2, 5)}):
+        for got, want in zip(tnp.histogram2d(x, y, **kwargs), np.histogram2d(x, y, **kwargs)):
+            np.testing.assert_allclose(got, want, rtol=1e-12)
+    sample = rng.normal(size=(30, 3))
+    hist, edges = ta.jit(lambda s: tnp.histogramdd(s, bins=(2, 3, 4), density=True))(sample)
+    want, want_edges = np.histogramdd(sample, bins=(2, 3, 4), density=True)
+    np.testing.assert_allclose(hist, want, rtol=1e-12)
+    for got, expected in zip(edges, want_edges):
+        np.testing.assert_allclose(got, expected, rtol=1e-12)
+    np.testing.assert_allclose(tnp.histogram_bin_edges(x, 6), np.histogram_bin_edges(x, 6), rtol=1e-12)
+    with pytest.raises(ValueError, match="one entry per dimension"):
+        tnp.histogramdd(sample, bins=[2, 3])
+
+
+def test_array_building_helpers_match_numpy():
+    a = np.arange(12.0).reshape(3, 4)
+    idx = np.array([[1], [3], [-1]])
+    want = a.copy()
+    np.put_along_axis(want, idx, -5.0, axis=1)
+    np.testing.assert_array_equal(tnp.put_along_axis(a, idx, -5.0, axis=1, inplace=False), want)
+    np.testing.assert_array_equal(ta.grad(lambda v: tnp.put_along_axis(a, idx, v, 1, inplace=False).sum())(
+        np.ones((3, 1))), np.ones((3, 1)))
+    filled = np.zeros((4, 3))
+    np.fill_diagonal(filled, [1.0, 2.0])
+    np.testing.assert_array_equal(tnp.fill_diagonal(np.zeros((4, 3)), np.array([1.0, 2.0]), inplace=False), filled)
+    with pytest.raises(NotImplementedError, match="inplace=False"):
+        tnp.fill_diagonal(np.zeros((2, 2)), 1.0)
+    np.testing.assert_array_equal(tnp.diagflat(np.array([[1, 2], [3, 4]]), -1), np.diagflat([[1, 2], [3, 4]], -1))
+    blocks = [[np.eye(2), np.zeros((2, 1))], [np.ones((1, 2)), np.full((1, 1), 5.0)]]
+    np.testing.assert_array_equal(tnp.block(blocks), np.block(blocks))
+    np.testing.assert_array_equal(tnp.block([1.0, np.array([2.0, 3.0])]), np.block([1.0, np.array([2.0, 3.0])]))
+    with pytest.raises(ValueError, match="depths are mismatched"):
+        tnp.block([[1.0], 2.0])
+    np.testing.assert_array_equal(tnp.mgrid[0:3, 1:5:2], np.mgrid[0:3, 1:5:2])
+    np.testing.assert_allclose(tnp.mgrid[0:1:5j], np.mgrid[0:1:5j])
+    for got, want in zip(tnp.ogrid[0:2, 0:3], np.ogrid[0:2, 0:3]):
+        assert got.shape == want.shape and np.array_equal(got, want)
+    np.testing.assert_array_equal(tnp.sort_complex(np.array([1 + 2j, 1 + 1j, 0.5])),
+                                  np.sort_complex(np.array([1 + 2j, 1 + 1j, 0.5])))
+    signal = np.array([1.0, 2 + 1j, 3.0])
+    np.testing.assert_allclose(tnp.fft.hfft(signal, 6, norm="ortho"), np.fft.hfft(signal, 6, norm="ortho"), rtol=1e-13)
+    spectrum = np.array([9.0, -4.0, 0.0, -4.0, 1.0])
+    np.testing.assert_allclose(tnp.fft.ihfft(spectrum, norm="forward"), np.fft.ihfft(spectrum, norm="forward"),
+                               rtol=1e-13)
+    assert tnp.issubdtype(tnp.float32, tnp.floating) and tnp.newaxis is None and tnp.s_[1:2] == slice(1, 2)
+    assert tnp.iinfo(tnp.int32).max == 2**31 - 1 and tnp.finfo(tnp.bfloat16).bits == 16

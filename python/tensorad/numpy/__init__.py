@@ -51,6 +51,10 @@ def promote_types(a, b) -> np.dtype:
 int32, int64 = np.dtype("int32"), np.dtype("int64")
 bool_ = np.dtype("bool")
 pi, e, inf, nan = np.pi, np.e, np.inf, np.nan
+euler_gamma = np.euler_gamma
+newaxis = None
+# numpy's index expressions (``s_[1:3]``), as jax.numpy has them.
+s_, index_exp = np.s_, np.index_exp
 ndarray = Tracer
 
 
@@ -1365,11 +1369,11 @@ Tracer.at = Array.at = property(_index_update)  # eager results too
 # These modules import this package, so a name of theirs is imported on first
 # use (importlib, as tensorad/__init__.py does): no import cycle.
 _MODULE_NAMES = {
-    "shaping": ("moveaxis", "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays", "flip", "fliplr",
+    "shaping": ("block", "mgrid", "ogrid", "moveaxis", "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays", "flip", "fliplr",
                 "flipud", "rot90", "roll", "repeat", "tile", "array_split", "split", "vstack", "hstack", "dstack",
                 "column_stack", "append", "meshgrid", "diff", "pad", "concat", "permute_dims", "matrix_transpose",
                 "unstack", "hsplit", "vsplit", "dsplit", "rollaxis", "resize"),
-    "matrices": ("tri", "tril", "triu", "diag", "diagonal", "trace", "kron", "cross", "vdot", "vecdot", "matvec",
+    "matrices": ("tri", "tril", "triu", "diag", "diagflat", "diagonal", "fill_diagonal", "trace", "kron", "cross", "vdot", "vecdot", "matvec",
                  "vecmat"),
     "ufuncs": ("hypot", "isnan", "isinf", "isfinite", "nan_to_num", "rad2deg", "deg2rad", "degrees", "radians",
                "select", "logaddexp", "logaddexp2", "sinc", "i0", "signbit", "rint", "around", "fabs", "isposinf",
@@ -1385,10 +1389,10 @@ _MODULE_NAMES = {
                  "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices", "diag_indices_from",
                  "mask_indices"),
     "inspection": ("isscalar", "iscomplexobj", "isrealobj", "isdtype", "issubdtype", "can_cast", "iterable",
-                   "broadcast_shapes", "size"),
+                   "broadcast_shapes", "size", "finfo", "iinfo"),
     "einsumfunc": ("einsum", "einsum_path"),
     "sorting": ("sort", "argsort", "lexsort", "searchsorted", "median", "quantile", "percentile", "unique",
-                "histogram"),
+                "histogram", "histogram_bin_edges", "histogram2d", "histogramdd", "sort_complex"),
     "scans": ("cumsum", "cumprod", "cumulative_sum", "cumulative_prod"),
     "polynomial": ("poly", "polyadd", "polysub", "polymul", "polydiv", "polyder", "polyint", "polyval", "polyfit",
                    "convolve", "correlate", "roots"),
@@ -1396,7 +1400,7 @@ _MODULE_NAMES = {
                "unique_inverse", "unique_all"),
     "indexing": ("nonzero", "argwhere", "flatnonzero", "bincount", "digitize", "unravel_index", "ravel_multi_index",
                  "ix_", "choose", "compress", "extract", "place", "put", "insert", "delete", "argpartition",
-                 "partition", "trim_zeros"),
+                 "partition", "trim_zeros", "put_along_axis"),
     "calculus": ("interp", "gradient", "trapezoid", "ediff1d", "unwrap"),
     "functional": ("apply_along_axis", "apply_over_axes", "vectorize", "piecewise"),
 }
@@ -1407,9 +1411,20 @@ _MODULE_OF = {name: module for module, names in _MODULE_NAMES.items() for name i
 _SUBMODULES = ("linalg", "fft")
 
 
+# numpy's other names of these dtypes, and its abstract scalar types (for issubdtype), as jax.numpy has them;
+# found by __getattr__, so that ``bool`` does not hide the builtin in this module.
+_ALIASES = {"bool": bool_, "single": float32, "double": float64, "csingle": complex64, "cdouble": complex128,
+            "float_": float64, "complex_": complex128, "int_": int64, "dtype": np.dtype,
+            **{name: getattr(np, name) for name in ("generic", "number", "inexact", "floating", "complexfloating",
+                                                    "integer", "signedinteger", "unsignedinteger", "character",
+                                                    "flexible")}}
+
+
 def __getattr__(name: str):
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
+    if name in _ALIASES:
+        return _ALIASES[name]
     if name not in _MODULE_OF:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f"{__name__}.{_MODULE_OF[name]}"), name)

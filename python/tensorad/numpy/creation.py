@@ -426,3 +426,4 @@ def mask_indices(n: int, mask_func, k: int = 0) -> tuple:
         raise TracingError(f"{user_line()}: mask_indices needs a concrete mask, and mask_func gave a traced array: "
                            "pass numpy's function (np.triu rather than tensorad.numpy.triu)")
     return _int64_arrays(np.nonzero(np.asarray(mask)))
+

@@ -27,7 +27,7 @@ from .. import dtypes as _dt
 from .. import numpy as tnp
 from ..tracing import Tracer, emits_ops
 
-__all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn", "rfftn", "irfftn",
+__all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn", "rfftn", "irfftn",
            "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
 
 _NORMS = (None, "backward", "ortho", "forward")
@@ -262,3 +262,37 @@ def ifftshift(x, axes=None):
     array([ 0.,  1.,  2., -2., -1.])
     """
     return _shifted(x, axes, -1)
+
+
+# The Hermitian transforms are the real ones the other way round: numpy's norm modes swap with the direction.
+_SWAPPED_NORM = {None: "forward", "backward": "forward", "forward": "backward", "ortho": "ortho"}
+
+
+def _swapped(norm):
+    if norm not in _SWAPPED_NORM:
+        raise ValueError(f'Invalid norm value {norm}; should be "backward", "ortho" or "forward".')
+    return _SWAPPED_NORM[norm]
+
+
+def hfft(a, n=None, axis=-1, norm=None):
+    """The FFT of a signal with Hermitian symmetry (given by its non-negative frequencies): a real spectrum.
+
+    ``irfft(conj(a), n)`` with the norm's direction swapped, as numpy's.
+
+    Examples
+    --------
+    >>> hfft(np.array([1.0, 2.0, 3.0]))
+    array([ 8., -2.,  0., -2.])
+    """
+    return irfft(tnp.conj(_input(a, "FFT")), n, axis, _swapped(norm))
+
+
+def ihfft(a, n=None, axis=-1, norm=None):
+    """The inverse of :func:`hfft`: ``conj(rfft(a, n))`` with the norm's direction swapped, as numpy's.
+
+    Examples
+    --------
+    >>> ihfft(np.array([8.0, -2.0, 0.0, -2.0]))
+    array([1.-0.j, 2.-0.j, 3.-0.j])
+    """
+    return tnp.conj(rfft(a, n, axis, _swapped(norm)))

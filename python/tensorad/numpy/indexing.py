@@ -565,3 +565,39 @@ def trim_zeros(filt, trim: str = "fb"):
     first = nonzero_at[0] if "f" in trim.lower() else 0
     last = nonzero_at[-1] + 1 if "b" in trim.lower() else values.shape[0]
     return values[first:last]
+
+
+@emits_ops
+def put_along_axis(arr, indices, values, axis: int | None, inplace: bool = True, *, mode=None) -> Tracer:
+    """``arr`` with ``values`` put where :func:`take_along_axis` would read, as JAX's: a new array (``inplace=False``).
+
+    numpy writes into ``arr``; arrays here are values, so, as in JAX, the
+    default ``inplace=True`` is refused. ``values`` broadcast to the shape
+    of ``indices`` (broadcast against ``arr`` off ``axis``); ``mode`` is
+    :meth:`at`'s for out-of-bounds indices.
+
+    Examples
+    --------
+    >>> put_along_axis(np.zeros((2, 3)), np.array([[2], [0]]), 9.0, axis=1, inplace=False)
+    array([[0., 0., 9.],
+           [9., 0., 0.]])
+    """
+    if inplace:
+        raise NotImplementedError("arrays are immutable here: use put_along_axis(..., inplace=False), which returns "
+                                  "the new array")
+    arr, indices = asarray(arr), asarray(indices)
+    if axis is None:
+        if indices.ndim != 1:
+            raise ValueError(f"when axis=None, `indices` must have a single dimension, got {indices.ndim}")
+        return reshape(put_along_axis(ravel(arr), indices, ravel(asarray(values)), 0, False, mode=mode), arr.shape)
+    if indices.ndim != arr.ndim:
+        raise ValueError(f"`indices` and `arr` must have the same number of dimensions, got {indices.ndim} and "
+                         f"{arr.ndim}")
+    if dtypes.is_inexact(indices.dtype) or dtypes.is_bool(indices.dtype):
+        raise TypeError(f"`indices` must be an integer array, got {indices.dtype}")
+    axis = normalize_axis_index(operator.index(axis), arr.ndim)
+    shape = np.broadcast_shapes(tuple(1 if d == axis else n for d, n in enumerate(arr.shape)), indices.shape)
+    where_ = tuple(broadcast_to(indices, shape) if d == axis else
+                   broadcast_to(reshape(arange(n), [n if e == d else 1 for e in range(arr.ndim)]), shape)
+                   for d, n in enumerate(arr.shape))
+    return arr.at[where_].set(broadcast_to(astype(asarray(values), arr.dtype), shape), mode=mode)

@@ -153,3 +153,27 @@ def size(a, axis=None) -> int:
     if axis is None:
         return int(np.prod(shape, dtype=np.int64))
     return shape[axis]
+
+
+def finfo(dtype):
+    """Machine limits of a floating dtype (bfloat16 and float16 too), as ``ml_dtypes.finfo`` (JAX's) gives them.
+
+    Examples
+    --------
+    >>> import ml_dtypes
+    >>> float(finfo(ml_dtypes.bfloat16).eps), float(finfo(np.float32).eps)
+    (0.0078125, 1.1920928955078125e-07)
+    """
+    import ml_dtypes
+    return ml_dtypes.finfo(dtype.dtype if hasattr(dtype, "dtype") else dtype)
+
+
+def iinfo(dtype):
+    """Machine limits of an integer dtype, as numpy's ``iinfo``.
+
+    Examples
+    --------
+    >>> iinfo(np.int32).max
+    2147483647
+    """
+    return np.iinfo(dtype.dtype if hasattr(dtype, "dtype") else dtype)

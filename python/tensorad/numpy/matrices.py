@@ -135,6 +135,50 @@ def diag(v, k: int = 0) -> Tracer:
 
 
 @emits_ops
+def diagflat(v, k: int = 0) -> Tracer:
+    """A square matrix with the flattened ``v`` on its ``k``-th diagonal, as numpy's.
+
+    Examples
+    --------
+    >>> diagflat(np.array([[1, 2], [3, 4]]))[2:, 2:]
+    array([[3, 0],
+           [0, 4]])
+    """
+    return diag(ravel(asarray(v)), k)
+
+
+@emits_ops
+def fill_diagonal(a, val, wrap: bool = False, *, inplace: bool = True) -> Tracer:
+    """``a`` with ``val`` (repeated as needed) on its main diagonal, as JAX's: a new array, ``inplace=False``.
+
+    numpy writes into ``a``; arrays here are values, so, as in JAX, the
+    default ``inplace=True`` is refused, and so is ``wrap=True``.
+
+    Examples
+    --------
+    >>> fill_diagonal(np.zeros((3, 3)), np.array([1.0, 2.0]), inplace=False)
+    array([[1., 0., 0.],
+           [0., 2., 0.],
+           [0., 0., 1.]])
+    """
+    if inplace:
+        raise NotImplementedError("arrays are immutable here: use fill_diagonal(..., inplace=False), which returns "
+                                  "the filled array")
+    if wrap:
+        raise NotImplementedError("fill_diagonal(wrap=True) is not implemented; use wrap=False")
+    a, val = asarray(a), asarray(val)
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    if a.ndim > 2 and any(n != a.shape[0] for n in a.shape[1:]):
+        raise ValueError("All dimensions of input must be of equal length")
+    n = min(a.shape)
+    if val.ndim:  # numpy repeats the values along the diagonal
+        flat = ravel(val)
+        val = flat[np.arange(n) % flat.shape[0]] if flat.shape[0] else zeros((n,), a.dtype)
+    return a.at[(np.arange(n),) * a.ndim].set(val)
+
+
+@emits_ops
 def trace(a, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype=None) -> Tracer:
     """Sum of the ``offset``-th diagonal (integers sum in int64 like :func:`tensorad.numpy.sum`).
 

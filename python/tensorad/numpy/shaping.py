@@ -26,7 +26,7 @@ from tensorad.dialects import builder
 from .. import dtypes
 from ..errors import TracingError
 from ..tracing import Tracer, emits_ops
-from . import (asarray, astype, broadcast_to, concatenate, getitem, ravel, remainder, reshape, subtract,
+from . import (asarray, astype, broadcast_to, concatenate, getitem, ravel, remainder, reshape, stack, subtract,
                not_equal, swapaxes, take, transpose, zeros)
 from . import max as reduce_max, min as reduce_min, round as round_half_even
 from .creation import linspace
@@ -795,3 +795,83 @@ def resize(a, new_shape) -> Tracer:
         return zeros(new_shape, flat.dtype)
     copies = -(-size // flat.shape[0])
     return reshape(getitem(tile(flat, copies), slice(0, size)), new_shape)
+
+
+@emits_ops
+def block(arrays) -> Tracer:
+    """An array assembled from nested lists of blocks, as numpy's ``block``.
+
+    The innermost lists are joined along the last axis, the lists around
+    them along the one before, and so on; each block first gains leading
+    axes of size 1 up to the result's rank (the larger of the nesting depth
+    and the blocks' ranks).
+
+    Examples
+    --------
+    >>> block([[np.eye(2), np.zeros((2, 1))], [np.ones((1, 2)), np.full((1, 1), 5.0)]])
+    array([[1., 0., 0.],
+           [0., 1., 0.],
+           [1., 1., 5.]])
+    """
+    def depths(x, depth: int = 0):
+        if isinstance(x, tuple):
+            raise TypeError("block: arrays is a tuple; only lists can be used to arrange the blocks")
+        if not isinstance(x, list):
+            yield depth, asarray(x).ndim
+            return
+        if not x:
+            raise ValueError("block: lists cannot be empty")
+        for element in x:
+            yield from depths(element, depth + 1)
+
+    found = list(depths(arrays))
+    if len({depth for depth, _ in found}) > 1:
+        raise ValueError("block: list depths are mismatched")
+    levels = found[0][0]
+    rank = max(levels, *(ndim for _, ndim in found))
+
+    def assemble(x, level: int):
+        if level == levels:
+            x = asarray(x)
+            return reshape(x, (1,) * (rank - x.ndim) + x.shape)
+        return concatenate([assemble(element, level + 1) for element in x], axis=level - levels)
+
+    return assemble(arrays, 0)
+
+
+class _Grid:
+    """``mgrid[...]`` and ``ogrid[...]``: coordinate arrays from slices, as numpy's (and JAX's) index tricks.
+
+    Each slice ``start:stop:step`` is ``arange(start, stop, step)``, or with
+    a complex step ``n * 1j`` ``linspace(start, stop, n)`` (stop included).
+    ``mgrid`` gives the dense grids stacked on a first axis; ``ogrid`` the
+    open ones, each shaped to broadcast against the others.
+    """
+
+    def __init__(self, sparse: bool):
+        self.sparse = sparse
+
+    def __getitem__(self, key):
+        single = isinstance(key, slice)
+        axes = [_grid_axis(k) for k in ((key,) if single else key)]
+        if single:
+            return axes[0]
+        grids = meshgrid(*axes, indexing="ij", sparse=self.sparse)
+        return list(grids) if self.sparse else stack(grids)
+
+
+def _grid_axis(k) -> Tracer:
+    if not isinstance(k, slice):
+        raise TypeError(f"mgrid and ogrid take slices (start:stop:step), got {type(k).__name__}")
+    start = 0 if k.start is None else k.start
+    step = 1 if k.step is None else k.step
+    if isinstance(step, complex):
+        return linspace(start, k.stop, int(abs(step)))
+    values = np.arange(start, k.stop, step)  # static bounds: numpy's count and dtype
+    return asarray(values.astype(np.float64) if values.dtype.kind == "f" else values.astype(np.int64))
+
+
+#: ``mgrid[0:2, 0:3]``: dense coordinate grids, as ``numpy.mgrid``.
+mgrid = _Grid(sparse=False)
+#: ``ogrid[0:2, 0:3]``: open (broadcastable) coordinate grids, as ``numpy.ogrid``.
+ogrid = _Grid(sparse=True)

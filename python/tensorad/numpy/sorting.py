@@ -33,8 +33,9 @@ from .. import dtypes
 from ..errors import TracingError
 from ..tracing import Tracer, emits_ops, user_line
 from . import (add, any, arange, asarray, astype, bool_, ceil, concatenate, divide, equal, floor, full, getitem,
-               imag, int64, isnan, logical_and, logical_not, logical_or, minimum, moveaxis, multiply, nan, not_equal,
-               ravel, real, reshape, round, subtract, sum, take, take_along_axis, transpose, where, zeros)
+               imag, int64, isnan, less, logical_and, logical_not, logical_or, minimum, moveaxis, multiply, nan,
+               not_equal, ravel, real, reshape, round, stack, subtract, sum, take, take_along_axis, transpose, where,
+               zeros)
 from .scans import cumsum
 from .updates import scatter
 
@@ -453,25 +454,134 @@ def histogram(a, bins=10, range=None, weights=None, density=None) -> tuple:  # n
     (array([2, 1, 1]), array([0., 1., 2., 3.]))
     """
     x = ravel(asarray(a))
+    edges, count = _bin_edges(_real_values(x), bins, range)
+    index, edges = _bin_index(x, edges, count)
+    hist = _counts(index, weights, x.shape, (count,))
+    return (_density(hist, [edges]) if density else hist), edges
+
+
+def _real_values(x: Tracer) -> Tracer:
     if dtypes.is_complex(x.dtype):
         raise TypeError("histogram of complex numbers is not supported")
-    edges, count = _bin_edges(x, bins, range)
+    return x
+
+
+def _bin_index(x: Tracer, edges: Tracer, count: int) -> tuple:
+    """``(the bin of each value of x (-1 outside the edges, and NaN), the edges)``, both in their common dtype.
+
+    A value's bin is the last edge at or below it; the last bin also holds the last edge.
+    """
     dtype = dtypes.result_type(x.dtype, edges.dtype)
     x, edges = astype(x, dtype), astype(edges, dtype)
-    # The bin of each value: the last edge at or below it; the last bin also holds the last edge.
     index = subtract(searchsorted(edges, x, side="right"), 1)
     index = where(equal(x, getitem(edges, -1)), count - 1, index)
-    index = where(logical_or(index < 0, index >= count), -1, index)
+    return where(logical_or(index < 0, index >= count), -1, index), edges
+
+
+def _counts(index: Tracer, weights, shape: tuple, counts: tuple) -> Tracer:
+    """How many values (or how much of their ``weights``) fall in each of the ``counts`` bins, from their flat ``index``."""
     if weights is None:
-        amounts, hist_dtype = full(x.shape, 1, int64), int64
+        amounts, hist_dtype = full(shape, 1, int64), int64
     else:
         amounts = ravel(asarray(weights))
-        if amounts.shape != x.shape:
+        if amounts.shape != shape:
             raise ValueError("weights should have the same shape as a")
         hist_dtype = amounts.dtype
-    hist = scatter(zeros((count,), hist_dtype), index, astype(amounts, hist_dtype), 0, "add")
-    if density:
-        widths = subtract(getitem(edges, slice(1, None)), getitem(edges, slice(None, -1)))
-        hist = divide(divide(hist, sum(hist)), widths)
-    return hist, edges
+    total = int(np.prod(counts, dtype=np.int64))
+    return reshape(scatter(zeros((total,), hist_dtype), index, astype(amounts, hist_dtype), 0, "add"), counts)
+
+
+def _density(hist: Tracer, edges: list) -> Tracer:
+    """``hist`` divided by its total and by each bin's width along each dimension (its volume)."""
+    hist = divide(hist, sum(hist))
+    for d, e in enumerate(edges):
+        widths = subtract(getitem(e, slice(1, None)), getitem(e, slice(None, -1)))
+        hist = divide(hist, reshape(widths, [-1 if k == d else 1 for k in builtins.range(len(edges))]))
+    return hist
+
+
+@emits_ops
+def histogram_bin_edges(a, bins=10, range=None, weights=None) -> Tracer:  # noqa: A002 (numpy's name)
+    """The bin edges :func:`histogram` would use (``weights`` are not read, as numpy's).
+
+    Examples
+    --------
+    >>> histogram_bin_edges(np.array([0.0, 1.0, 4.0]), bins=4)
+    array([0., 1., 2., 3., 4.])
+    """
+    x = _real_values(ravel(asarray(a)))
+    edges, _ = _bin_edges(x, bins, range)
+    return astype(edges, dtypes.result_type(x.dtype, edges.dtype))
+
+
+@emits_ops
+def histogramdd(sample, bins=10, range=None, weights=None, density=None) -> tuple:  # noqa: A002 (numpy's name)
+    """numpy's ``histogramdd`` of ``N`` points in ``D`` dimensions (an ``(N, D)`` array): counts and each dim's edges.
+
+    ``bins`` is one bin count (or edges) for every dimension or a sequence of
+    ``D``; each dimension is binned as :func:`histogram` bins, and a point
+    outside the edges of any dimension is not counted.
+
+    Examples
+    --------
+    >>> hist, edges = histogramdd(np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 0.0]]), bins=2)
+    >>> hist
+    array([[1, 0],
+           [1, 1]])
+    """
+    sample = asarray(sample)
+    if sample.ndim != 2:
+        raise ValueError(f"histogramdd needs an (N, D) array of points, got shape {sample.shape}")
+    dims = sample.shape[1]
+    per_bins = list(bins) if isinstance(bins, (list, tuple)) else [bins] * dims
+    per_range = list(range) if range is not None else [None] * dims
+    if len(per_bins) != dims or len(per_range) != dims:
+        raise ValueError(f"bins and range must have one entry per dimension ({dims})")
+    flat, outside, all_edges, counts = None, None, [], []
+    for d in builtins.range(dims):
+        x = _real_values(getitem(sample, (slice(None), d)))
+        edges, count = _bin_edges(x, per_bins[d], per_range[d])
+        index, edges = _bin_index(x, edges, count)
+        flat = index if flat is None else add(multiply(flat, count), index)
+        missing = less(index, 0)
+        outside = missing if outside is None else logical_or(outside, missing)
+        all_edges.append(edges)
+        counts.append(count)
+    if flat is None:  # no dimensions: numpy's count of the points in nothing
+        raise ValueError("histogramdd needs points of at least one dimension")
+    hist = _counts(where(outside, -1, flat), weights, (sample.shape[0],), tuple(counts))
+    return (_density(hist, all_edges) if density else hist), all_edges
+
+
+@emits_ops
+def histogram2d(x, y, bins=10, range=None, weights=None, density=None) -> tuple:  # noqa: A002 (numpy's name)
+    """numpy's ``histogram2d``: :func:`histogramdd` of the points ``(x, y)``; ``(hist, x edges, y edges)``.
+
+    Examples
+    --------
+    >>> histogram2d(np.array([0.0, 1.0, 1.0]), np.array([0.0, 1.0, 0.0]), bins=2)[0]
+    array([[1, 0],
+           [1, 1]])
+    """
+    try:
+        count = len(bins)
+    except TypeError:
+        count = 1
+    if count not in (1, 2):  # one array of edges, for both
+        bins = [bins, bins]
+    hist, edges = histogramdd(stack([ravel(asarray(x)), ravel(asarray(y))], axis=1), bins, range, weights, density)
+    return hist, edges[0], edges[1]
+
+
+@emits_ops
+def sort_complex(a) -> Tracer:
+    """``a`` sorted (real parts first, then imaginary ones), as complex numbers, as numpy's.
+
+    Examples
+    --------
+    >>> sort_complex(np.array([3.0, 1.0, 2.0]))
+    array([1.+0.j, 2.+0.j, 3.+0.j])
+    """
+    a = sort(asarray(a))
+    return astype(a, dtypes.complex_of(a.dtype))
 
