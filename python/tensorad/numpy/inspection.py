@@ -165,7 +165,7 @@ def finfo(dtype):
     (0.0078125, 1.1920928955078125e-07)
     """
     import ml_dtypes
-    return ml_dtypes.finfo(dtype.dtype if hasattr(dtype, "dtype") else dtype)
+    return ml_dtypes.finfo(_dtype_named(dtype))
 
 
 def iinfo(dtype):
@@ -176,4 +176,9 @@ def iinfo(dtype):
     >>> iinfo(np.int32).max
     2147483647
     """
-    return np.iinfo(dtype.dtype if hasattr(dtype, "dtype") else dtype)
+    return np.iinfo(_dtype_named(dtype))
+
+
+def _dtype_named(x):
+    """``x`` if it names a dtype (a dtype, a scalar type, a string), else the dtype of the array ``x``."""
+    return x if isinstance(x, (np.dtype, type, str)) else x.dtype

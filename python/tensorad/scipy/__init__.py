@@ -1,7 +1,9 @@
 """``tensorad.scipy``: the parts of ``jax.scipy`` that tensorad provides, over traced arrays.
 
 Each submodule has the names and semantics of its ``jax.scipy`` counterpart
-(``special`` for special functions, ``stats`` for probability distributions);
+(``special`` for special functions, ``stats`` for probability distributions,
+``signal``, ``fft`` (cosine transforms), ``ndimage``, ``integrate`` and
+``interpolate``);
 like ``tensorad.numpy``, its functions run eagerly on concrete arrays and
 emit IR inside a trace.
 
@@ -13,4 +15,4 @@ Examples
 array([0.        , 3.17805383])
 """
 
-from . import linalg, special, stats  # noqa: F401
+from . import fft, integrate, interpolate, linalg, ndimage, signal, special, stats  # noqa: F401

@@ -20,17 +20,26 @@ array([0.5, 0. ])
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from tensorad.dialects.families import linalg_lapack as lapack
 
+from .. import autodiff, lax
 from .. import dtypes as _dt
 from .. import numpy as tnp
 from ..numpy import linalg as _linalg
 from ..tracing import Tracer, emits_ops
+from .linalg_structured import (block_diag, circulant, companion, convolution_matrix, dft, fiedler,
+                                fiedler_companion, hadamard, hankel, helmert, hilbert, invhilbert, invpascal, leslie,
+                                pascal, toeplitz)
 
-__all__ = ["cho_factor", "cho_solve", "cholesky", "det", "eig", "eigh", "eigvals", "inv", "lu", "lu_factor",
-           "lu_solve", "qr", "solve", "solve_triangular", "svd"]
+__all__ = ["block_diag", "cho_factor", "cho_solve", "cholesky", "circulant", "companion", "convolution_matrix", "det",
+           "dft", "eig", "eigh", "eigh_tridiagonal", "eigvals", "expm", "expm_frechet", "fiedler",
+           "fiedler_companion", "hadamard", "hankel", "helmert", "hilbert", "inv", "invhilbert", "invpascal",
+           "leslie", "lu", "lu_factor", "lu_solve", "pascal", "polar", "qr", "qr_multiply", "solve",
+           "solve_triangular", "svd", "toeplitz"]
 
 _TRANS = {0: "N", "N": "N", 1: "T", "T": "T", 2: "C", "C": "C"}
 
@@ -356,3 +365,239 @@ def eigh(a, b=None, lower: bool = True, eigvals_only: bool = False, overwrite_a:
         raise NotImplementedError("eigh: only the standard problem of all eigenvalues (b=None) is supported")
     w, v = _linalg.eigh(a, UPLO="L" if lower else "U", symmetrize_input=False)
     return w if eigvals_only else (w, v)
+
+
+@emits_ops
+def qr_multiply(a, c, mode: str = "right", pivoting: bool = False, conjugate: bool = False,
+                overwrite_a: bool = False, overwrite_c: bool = False) -> tuple:
+    """``(q @ c, r)`` (``mode="left"``) or ``(c @ q, r)`` (``"right"``) of the economic QR factorization of ``a``.
+
+    ``q`` is ``(M, K)`` and ``r`` ``(K, N)`` for ``K = min(M, N)``; ``c`` is
+    ``(K, P)`` (left) or ``(P, M)`` (right), or a vector (a column, a row),
+    and ``conjugate`` takes ``conj(q)``. Batch dims broadcast, as JAX's.
+
+    Examples
+    --------
+    >>> a = np.array([[1.0, 1.0], [1.0, 2.0], [1.0, 3.0], [1.0, 4.0]])
+    >>> qtb, r = qr_multiply(a, np.array([2.0, 4.0, 5.0, 4.0]))
+    >>> np.round(solve_triangular(r, qtb), 12)  # least squares: intercept and slope
+    array([2. , 0.7])
+    """
+    if pivoting:
+        raise NotImplementedError("qr_multiply: pivoting is not supported")
+    if mode not in ("right", "left"):
+        raise ValueError(f"qr_multiply: mode must be 'right' or 'left', got {mode!r}")
+    a = _linalg.float_matrices(a, "qr_multiply")
+    c = tnp.asarray(c)
+    dtype = _dt.float_of(_dt.result_type(a, c))
+    a, c = tnp.astype(a, dtype), tnp.astype(c, dtype)
+    vector = c.ndim == 1
+    if vector:
+        c = c[:, None] if mode == "left" else c[None, :]
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    if mode == "left" and c.shape[-2] != k:
+        raise ValueError(f"qr_multiply: a has shape {a.shape} so q has {k} columns, but c has {c.shape[-2]} rows")
+    if mode == "right" and c.shape[-1] != m:
+        raise ValueError(f"qr_multiply: a has shape {a.shape} so q has {m} rows, but c has {c.shape[-1]} columns")
+    q, r = (Tracer.of(v) for v in lapack.qr(a.value, full_matrices=False))
+    q = tnp.conj(q) if conjugate and _dt.is_complex(dtype) else q
+    product = tnp.matmul(q, c) if mode == "left" else tnp.matmul(c, q)
+    return (tnp.reshape(product, product.shape[:-2] + (-1,)) if vector else product), r
+
+
+@emits_ops
+def polar(a, side: str = "right", *, method: str = "qdwh", eps=None, max_iterations=None) -> tuple:
+    """Polar decomposition ``(u, p)``: ``a = u @ p`` (``side="right"``) or ``a = p @ u`` (``"left"``).
+
+    ``u`` (the shape of ``a``) has orthonormal columns (rows when wider than
+    tall) and ``p`` is Hermitian positive semidefinite. Both come from the
+    SVD ``a = w s vh``: ``u = w vh``, ``p = vh^H s vh`` (right) or
+    ``w s w^H`` (left), whichever ``method`` (``"qdwh"``, JAX's default, or
+    ``"svd"``) is asked for; ``eps`` and ``max_iterations`` are QDWH's and
+    ignored.
+
+    Examples
+    --------
+    >>> u, p = polar(np.array([[0.0, -2.0], [1.0, 0.0]]))
+    >>> u
+    array([[ 0., -1.],
+           [ 1.,  0.]])
+    >>> p
+    array([[1., 0.],
+           [0., 2.]])
+    """
+    if side not in ("right", "left"):
+        raise ValueError(f"polar: side must be either 'right' or 'left', got {side!r}")
+    if method not in ("qdwh", "svd"):
+        raise ValueError(f"polar: unknown polar decomposition method {method!r}")
+    a = _linalg.float_matrices(a, "polar")
+    w, s, vh = _linalg.svd(a, full_matrices=False)
+    s = tnp.astype(s, a.dtype)[..., None, :]
+    if side == "right":
+        return tnp.matmul(w, vh), tnp.matmul(_linalg.conj_transpose(vh) * s, vh)
+    return tnp.matmul(w, vh), tnp.matmul(w * s, _linalg.conj_transpose(w))
+
+
+@emits_ops
+def eigh_tridiagonal(d, e, *, eigvals_only: bool = False, select: str = "a", select_range=None, tol=None,
+                     key=None):
+    """Eigenvalues (ascending), and eigenvectors as columns, of the Hermitian tridiagonal matrix of diagonal ``d``.
+
+    ``e`` is the subdiagonal (its conjugate the superdiagonal); ``select="i"``
+    keeps the eigenvalues of indices ``select_range[0] <= i <=
+    select_range[1]``. The dense matrix is decomposed by ``eigh`` (LAPACK),
+    so ``tol`` (bisection's tolerance) and ``key`` (inverse iteration's
+    start) are accepted and not needed.
+
+    Examples
+    --------
+    >>> eigh_tridiagonal(np.array([2.0, 2.0]), np.array([1.0]), eigvals_only=True)
+    array([1., 3.])
+    """
+    d, e = tnp.asarray(d), tnp.asarray(e)
+    if d.dtype != e.dtype:
+        raise TypeError(f"eigh_tridiagonal: diagonal and off-diagonal values must have same dtype, "
+                        f"got {d.dtype} and {e.dtype}")
+    if d.dtype not in (tnp.float32, tnp.float64, tnp.complex64, tnp.complex128):
+        raise TypeError(f"eigh_tridiagonal: only float32, float64, complex64 and complex128 inputs are supported, "
+                        f"got {d.dtype}")
+    if d.ndim != 1 or e.ndim != 1 or e.shape[0] != max(d.shape[0] - 1, 0):
+        raise ValueError(f"eigh_tridiagonal: d must be a vector of length n and e one of n - 1, got shapes "
+                         f"{d.shape} and {e.shape}")
+    n = d.shape[0]
+    if select == "a":
+        first, last = 0, n - 1
+    elif select == "i":
+        if select_range is None:
+            raise ValueError("eigh_tridiagonal: for select='i', select_range must be specified")
+        first, last = (operator.index(k) for k in select_range)
+        if first > last:
+            raise ValueError("eigh_tridiagonal: got an empty index range in select_range")
+    elif select == "v":
+        raise NotImplementedError("eigh_tridiagonal(..., select='v') is not implemented")
+    else:
+        raise ValueError("eigh_tridiagonal: select must have a value in {'a', 'i', 'v'}")
+    if n <= 1:  # no off-diagonal: d itself (JAX's answer, without a selection)
+        return tnp.real(d) if eigvals_only else (tnp.real(d), tnp.eye(n, dtype=d.dtype))
+    w, v = _linalg.eigh(tnp.diag(d) + tnp.diag(e, -1) + tnp.diag(tnp.conj(e), 1), UPLO="L", symmetrize_input=False)
+    w, v = w[first:last + 1], v[:, first:last + 1]
+    return w if eigvals_only else (w, v)
+
+
+# ----------------------------------------------------------------------------
+# The matrix exponential: Padé approximants with scaling and squaring (JAX's)
+# ----------------------------------------------------------------------------
+
+# Padé orders by precision, with the L1 norms up to which each is accurate (Higham 2005, JAX's table), and
+# theta: the norm the scaling brings the matrix under, so the highest order fits.
+_PADE = {
+    "double": ((3, 5, 7, 9, 13), (1.495585217958292e-2, 2.539398330063230e-1, 9.504178996162932e-1,
+                                  2.097847961257068e0), 5.371920351148152),
+    "single": ((3, 5, 7), (4.258730016922831e-1, 1.880152677804762e0), 3.925724783138660),
+}
+
+# Coefficients b_0 .. b_m of the [m/m] Padé approximant of exp: p(A) = U + V, q(A) = V - U with
+# U = A (b_1 + b_3 A² + ...) and V = b_0 + b_2 A² + ... .
+_PADE_COEFFICIENTS = {
+    3: (120., 60., 12., 1.),
+    5: (30240., 15120., 3360., 420., 30., 1.),
+    7: (17297280., 8648640., 1995840., 277200., 25200., 1512., 56., 1.),
+    9: (17643225600., 8821612800., 2075673600., 302702400., 30270240., 2162160., 110880., 3960., 90., 1.),
+    13: (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800., 129060195264000.,
+         10559470521600., 670442572800., 33522128640., 1323241920., 40840800., 960960., 16380., 182., 1.),
+}
+
+
+def _pade(a: Tracer, m: int, powers: dict) -> tuple:
+    """``(U, V)`` of the order-``m`` approximant, from the even powers of ``a`` in ``powers`` (2: A², 4: A⁴, ...).
+
+    Order 13 evaluates its high terms as ``A⁶ (b₁₃A⁶ + b₁₁A⁴ + b₉A²)`` (JAX's
+    and Higham's scheme): the powers up to ``A⁶`` suffice.
+    """
+    b = _PADE_COEFFICIENTS[m]
+    eye = tnp.eye(a.shape[-1], dtype=a.dtype)
+
+    def terms(start: int, top: int):  # sum of b[k] A^(k - start) for k = start, start + 2, ... <= top
+        return sum(b[k] * powers[k - start] for k in range(start + 2, top + 1, 2)) + b[start] * eye
+
+    if m == 13:
+        odd = tnp.matmul(powers[6], b[13] * powers[6] + b[11] * powers[4] + b[9] * powers[2]) + terms(1, 7)
+        even = tnp.matmul(powers[6], b[12] * powers[6] + b[10] * powers[4] + b[8] * powers[2]) + terms(0, 6)
+        return tnp.matmul(a, odd), even
+    return tnp.matmul(a, terms(1, m)), terms(0, m - 1)
+
+
+def _pade_choice(a: Tracer, norm: Tracer, orders: tuple, bounds: tuple) -> tuple:
+    """``(U, V)`` of the lowest order accurate for each matrix's ``norm``, as JAX's ``lax.switch``.
+
+    The branch is picked per matrix of a batch, so every order is formed
+    (sharing the powers of ``a``) and ``select`` keeps one: no control flow
+    on batched predicates.
+    """
+    powers = {2: tnp.matmul(a, a)}
+    for k in range(4, min(max(orders), 9) + 1, 2):
+        powers[k] = tnp.matmul(powers[k - 2], powers[2])
+    approximants = [_pade(a, m, powers) for m in orders]
+    if len(approximants) == 1:
+        return approximants[0]
+    index = tnp.digitize(norm, np.asarray(bounds, norm.dtype))[..., None, None]
+    return tuple(tnp.select([index == k for k in range(len(orders))], [uv[part] for uv in approximants])
+                 for part in (0, 1))
+
+
+@emits_ops
+def expm(A, *, upper_triangular: bool = False, max_squarings: int = 16) -> Tracer:  # noqa: N803 (scipy's name)
+    """Matrix exponential of square matrices (batches in the leading dims), by scaling and squaring.
+
+    JAX's algorithm: the matrix is scaled by ``2^-s`` so its L1 norm is
+    under the bound of the highest Padé order (13 in double precision, 7 in
+    single), the lowest order accurate for the norm is solved for, and the
+    result squared ``s`` times. ``s`` depends on the values, so the squarings
+    run in a loop of a traced trip count (under ``jit`` too); matrices that
+    need more than ``max_squarings`` give NaNs. ``upper_triangular`` solves
+    the Padé system by back substitution. Derivatives are those of the
+    computation (JAX's too).
+
+    Examples
+    --------
+    >>> expm(np.array([[0.0, 1.0], [0.0, 0.0]]))
+    array([[1., 1.],
+           [0., 1.]])
+    """
+    a = _linalg.float_matrices(A, "expm", square=True)
+    orders, bounds, theta = _PADE["single" if a.dtype in (tnp.float32, tnp.complex64) else "double"]
+    # The norm only picks the order and the number of squarings: piecewise constant, no derivative.
+    norm = lax.stop_gradient(tnp.max(tnp.sum(tnp.abs(a), axis=-2), axis=-1))
+    squarings = tnp.maximum(0.0, tnp.floor(tnp.log2(norm / theta)))
+    scaled = a / tnp.astype(2.0 ** squarings, a.dtype)[..., None, None]
+    u, v = _pade_choice(scaled, norm, orders, bounds)
+    p, q = u + v, v - u
+    r = _triangular(q, p, lower=False) if upper_triangular else _linalg.solve(q, p)
+    # Each matrix squares while the step is under its own count; the loop runs to the batch's largest.
+    count = tnp.astype(squarings, tnp.int64)[..., None, None]
+    steps = tnp.astype(tnp.minimum(tnp.max(squarings), float(max_squarings)), tnp.int64)
+    r = lax.fori_loop(0, steps, lambda i, x: tnp.where(i < count, tnp.matmul(x, x), x), r)
+    return tnp.where(count > max_squarings, tnp.full((), np.nan, a.dtype), r)
+
+
+@emits_ops
+def expm_frechet(A, E, *, method=None, compute_expm: bool = True):  # noqa: N803 (scipy's names)
+    """Fréchet derivative of :func:`expm` at ``A`` in the direction ``E``: ``(expm(A), L)``, or ``L`` alone.
+
+    ``L`` is the forward-mode derivative (``jvp``) of :func:`expm`, as in
+    JAX; ``method`` is scipy's and ignored.
+
+    Examples
+    --------
+    >>> expm_frechet(np.zeros((2, 2)), np.array([[1.0, 2.0], [3.0, 4.0]]), compute_expm=False)
+    array([[1., 2.],
+           [3., 4.]])
+    """
+    a = _linalg.float_matrices(A, "expm_frechet", square=True)
+    e = _linalg.float_matrices(E, "expm_frechet", square=True)
+    if a.shape != e.shape:
+        raise ValueError(f"expm_frechet: expected A and E to be the same shape, got {a.shape} and {e.shape}")
+    dtype = _dt.result_type(a, e)
+    value, derivative = autodiff.jvp(expm, (tnp.astype(a, dtype),), (tnp.astype(e, dtype),))
+    return (value, derivative) if compute_expm else derivative

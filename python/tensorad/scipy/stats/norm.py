@@ -21,13 +21,9 @@ import math
 from ... import numpy as tnp
 from ...tracing import emits_ops
 from .. import special
+from .common import standardize
 
 __all__ = ["cdf", "isf", "logcdf", "logpdf", "logsf", "pdf", "ppf", "sf"]
-
-
-def _standardized(x, loc, scale):
-    x, loc, scale = special.promote_args_inexact(x, loc, scale)
-    return (x - loc) / scale
 
 
 @emits_ops
@@ -68,7 +64,7 @@ def cdf(x, loc=0, scale=1):
     >>> cdf(np.array([0.0, -10.0]))
     array([5.00000000e-01, 7.61985302e-24])
     """
-    return special.ndtr(_standardized(x, loc, scale))
+    return special.ndtr(standardize(x, loc, scale)[0])
 
 
 @emits_ops
@@ -81,7 +77,7 @@ def logcdf(x, loc=0, scale=1):
     >>> logcdf(np.array([-40.0]))
     array([-804.60844201])
     """
-    return special.log_ndtr(_standardized(x, loc, scale))
+    return special.log_ndtr(standardize(x, loc, scale)[0])
 
 
 @emits_ops
@@ -94,7 +90,7 @@ def sf(x, loc=0, scale=1):
     >>> sf(np.array([10.0]))
     array([7.61985302e-24])
     """
-    return special.ndtr(-_standardized(x, loc, scale))
+    return special.ndtr(-standardize(x, loc, scale)[0])
 
 
 @emits_ops
@@ -107,7 +103,7 @@ def logsf(x, loc=0, scale=1):
     >>> logsf(np.array([40.0]))
     array([-804.60844201])
     """
-    return special.log_ndtr(-_standardized(x, loc, scale))
+    return special.log_ndtr(-standardize(x, loc, scale)[0])
 
 
 @emits_ops

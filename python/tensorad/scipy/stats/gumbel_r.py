@@ -1,0 +1,103 @@
+"""``tensorad.scipy.stats.gumbel_r``: the right-skewed Gumbel distribution, as ``jax.scipy.stats.gumbel_r``.
+
+``gumbel_l`` is its mirror image: ``gumbel_l.cdf(x) == gumbel_r.sf(-x)``.
+Every function is NaN where ``scale <= 0``.
+"""
+
+from __future__ import annotations
+
+from ... import numpy as tnp
+from ...tracing import emits_ops
+from .. import special
+from .common import nan_unless, standardize
+
+__all__ = ["cdf", "logcdf", "logpdf", "logsf", "pdf", "ppf", "sf"]
+
+
+@emits_ops
+def logpdf(x, loc=0, scale=1):
+    """Log of the density ``exp(-z - exp(-z)) / scale``.
+
+    Examples
+    --------
+    >>> logpdf(0.0)
+    array(-1.)
+    """
+    z, _, _, scale = standardize(x, loc, scale)
+    return nan_unless(scale > 0, -(z + tnp.exp(-z)) - tnp.log(scale))
+
+
+@emits_ops
+def pdf(x, loc=0, scale=1):
+    """The density, ``exp(logpdf(x, loc, scale))``.
+
+    Examples
+    --------
+    >>> pdf(0.0)
+    array(0.36787944)
+    """
+    return tnp.exp(logpdf(x, loc, scale))
+
+
+@emits_ops
+def logcdf(x, loc=0, scale=1):
+    """``log(cdf) = -exp(-z)``.
+
+    Examples
+    --------
+    >>> logcdf(0.0)
+    array(-1.)
+    """
+    z, _, _, scale = standardize(x, loc, scale)
+    return nan_unless(scale > 0, -tnp.exp(-z))
+
+
+@emits_ops
+def cdf(x, loc=0, scale=1):
+    """The distribution function ``exp(-exp(-z))``.
+
+    Examples
+    --------
+    >>> cdf(1.0)
+    array(0.69220063)
+    """
+    return tnp.exp(logcdf(x, loc, scale))
+
+
+@emits_ops
+def logsf(x, loc=0, scale=1):
+    """``log(1 - exp(-exp(-z)))``, through ``expm1`` to stay accurate for large ``z``.
+
+    Examples
+    --------
+    >>> logsf(30.0)
+    array(-30.)
+    """
+    z, _, _, scale = standardize(x, loc, scale)
+    return nan_unless(scale > 0, tnp.log(-tnp.expm1(-tnp.exp(-z))))
+
+
+@emits_ops
+def sf(x, loc=0, scale=1):
+    """The survival function ``-expm1(-exp(-z))``.
+
+    Examples
+    --------
+    >>> sf(30.0)
+    array(9.35762297e-14)
+    """
+    z, _, _, scale = standardize(x, loc, scale)
+    return nan_unless(scale > 0, -tnp.expm1(-tnp.exp(-z)))
+
+
+@emits_ops
+def ppf(p, loc=0, scale=1):
+    """The quantile function ``loc - scale * log(-log(p))``; NaN outside ``0 < p < 1``.
+
+    Examples
+    --------
+    >>> ppf(0.5)
+    array(0.36651292)
+    """
+    p, loc, scale = standardize(p, loc, scale)[1:]
+    return nan_unless((p > 0) & (p < 1), loc - scale * tnp.log(special.xlogy(-1, p)))
