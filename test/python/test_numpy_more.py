@@ -401,5 +401,15 @@ def test_array_building_helpers_match_numpy():
     spectrum = np.array([9.0, -4.0, 0.0, -4.0, 1.0])
     np.testing.assert_allclose(tnp.fft.ihfft(spectrum, norm="forward"), np.fft.ihfft(spectrum, norm="forward"),
                                rtol=1e-13)
+    for build in (lambda m: m.r_[1:4, 0, np.array([5, 6])], lambda m: m.r_[np.array([1.0, 2.0], np.float32), 3.0],
+                  lambda m: m.c_[np.array([1, 2, 3]), np.array([4, 5, 6])],
+                  lambda m: m.r_["1,2,0", np.array([1, 2, 3]), np.array([4, 5, 6])],
+                  lambda m: m.r_[-1:1:6j, [0] * 3, 5, 6], lambda m: m.r_["0,3,-1", np.arange(3)]):
+        got, want = build(tnp), build(np)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(ta.jit(lambda a, b: tnp.c_[a, b])(np.ones(2), np.zeros(2)), np.c_[np.ones(2), np.zeros(2)])
+    with pytest.raises(ValueError, match="numpy matrices"):
+        tnp.r_["r", np.ones(2)]
     assert tnp.issubdtype(tnp.float32, tnp.floating) and tnp.newaxis is None and tnp.s_[1:2] == slice(1, 2)
     assert tnp.iinfo(tnp.int32).max == 2**31 - 1 and tnp.finfo(tnp.bfloat16).bits == 16

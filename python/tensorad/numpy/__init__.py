@@ -1369,7 +1369,7 @@ Tracer.at = Array.at = property(_index_update)  # eager results too
 # These modules import this package, so a name of theirs is imported on first
 # use (importlib, as tensorad/__init__.py does): no import cycle.
 _MODULE_NAMES = {
-    "shaping": ("block", "mgrid", "ogrid", "moveaxis", "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays", "flip", "fliplr",
+    "shaping": ("block", "mgrid", "ogrid", "r_", "c_", "moveaxis", "atleast_1d", "atleast_2d", "atleast_3d", "broadcast_arrays", "flip", "fliplr",
                 "flipud", "rot90", "roll", "repeat", "tile", "array_split", "split", "vstack", "hstack", "dstack",
                 "column_stack", "append", "meshgrid", "diff", "pad", "concat", "permute_dims", "matrix_transpose",
                 "unstack", "hsplit", "vsplit", "dsplit", "rollaxis", "resize"),

@@ -875,3 +875,66 @@ def _grid_axis(k) -> Tracer:
 mgrid = _Grid(sparse=False)
 #: ``ogrid[0:2, 0:3]``: open (broadcastable) coordinate grids, as ``numpy.ogrid``.
 ogrid = _Grid(sparse=True)
+
+
+class _AxisConcatenator:
+    """``r_[...]`` and ``c_[...]``: arrays, scalars and slices joined along an axis, as numpy's index tricks.
+
+    A slice is :data:`mgrid`'s 1-D grid; each piece gains leading axes up to
+    ``ndmin`` (numpy's ``trans1d`` says where its own axes go); a first
+    string ``"axis[,ndmin[,trans1d]]"`` sets them for one expression. numpy's
+    matrix directives (``"r"``, ``"c"``) are refused, as in JAX.
+
+    Examples
+    --------
+    >>> r_[1:4, 0, np.array([5, 6])], c_[np.array([1, 2]), np.array([3, 4])]
+    (array([1, 2, 3, 0, 5, 6]), array([[1, 3],
+           [2, 4]]))
+    """
+
+    def __init__(self, axis: int, ndmin: int, trans1d: int):
+        self.axis, self.ndmin, self.trans1d = axis, ndmin, trans1d
+
+    def __getitem__(self, key):
+        items = list(key) if isinstance(key, tuple) else [key]
+        axis, ndmin, trans1d = self.axis, self.ndmin, self.trans1d
+        if items and isinstance(items[0], str):
+            directive = items.pop(0)
+            if directive in ("r", "c"):
+                raise ValueError("r_/c_ with 'r' or 'c' make numpy matrices, which have no counterpart here")
+            try:
+                numbers = [int(part) for part in directive.split(",")]
+            except ValueError:
+                raise ValueError(f"unknown r_/c_ directive {directive!r}: expected 'axis[,ndmin[,trans1d]]'") from None
+            if not 1 <= len(numbers) <= 3:
+                raise ValueError(f"unknown r_/c_ directive {directive!r}: expected 'axis[,ndmin[,trans1d]]'")
+            axis, ndmin, trans1d = (numbers + [ndmin, trans1d][len(numbers) - 1:])[:3]
+        if not items:
+            raise ValueError("r_/c_ need at least one array, scalar or slice")
+        pieces = [self._piece(item, ndmin, trans1d) for item in items]
+        scalars = [k for k, item in enumerate(items) if isinstance(item, (bool, int, float, complex))]
+        if scalars and len(scalars) < len(items):  # as numpy's: Python scalars take the arrays' dtype
+            dtype = np.result_type(*(pieces[k].dtype for k in range(len(items)) if k not in scalars),
+                                   *(items[k] for k in scalars))
+            pieces = [astype(piece, dtype) if k in scalars else piece for k, piece in enumerate(pieces)]
+        return concatenate(pieces, axis=axis)
+
+    @staticmethod
+    def _piece(item, ndmin: int, trans1d: int) -> Tracer:
+        piece = _grid_axis(item) if isinstance(item, slice) else asarray(item)
+        ndim = piece.ndim
+        if ndim >= ndmin:
+            return piece
+        piece = reshape(piece, (1,) * (ndmin - ndim) + piece.shape)
+        if trans1d == -1:
+            return piece
+        # numpy's rule: the piece's own axes move to position trans1d among the new ones.
+        k1, k2 = trans1d if trans1d >= 0 else trans1d + ndmin - ndim + 1, ndmin - ndim
+        axes = list(range(ndmin))
+        return transpose(piece, axes[:k1] + axes[k2:] + axes[k1:k2])
+
+
+#: ``r_[1:4, 0, array]``: pieces joined along the first axis, as ``numpy.r_``.
+r_ = _AxisConcatenator(0, 1, -1)
+#: ``c_[a, b]``: 1-D pieces as columns, joined along the last axis, as ``numpy.c_``.
+c_ = _AxisConcatenator(-1, 2, 0)
