@@ -414,6 +414,10 @@ def _compile_entry(source: str, entry: str) -> tuple:
                 results.append(value if boundary == t else tensor.FromElementsOp(boundary, [value]).result)
             func.ReturnOp(results)
     module = run_stages(module, "llvm")
+    if any(op.operation.name == "llvm.func" and op.attributes["sym_name"].value == entry
+           and not len(op.regions[0].blocks) for op in module.body.operations):
+        raise CompileError(f"@{entry} is a declaration that nothing defines (tad-differentiate defines one "
+                           "with a tad.vjp or tad.jvp attribute): there is no code to run")
     return Executable(module, f"{entry}__entry", in_avals, out_avals), in_avals, checks
 
 

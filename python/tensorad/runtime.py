@@ -64,7 +64,7 @@ from . import tree
 from .engines import MAX_THREADS, EngineRequest, build_engines
 from .host_code import ADDRESS_TABLE, C_INTERFACE_PREFIX, bind_imports, split_host_code, split_kernels
 from .passes.lower.host import available_cores
-from .errors import DeviceError
+from .errors import CompileError, DeviceError
 
 RUNTIME_LIBRARIES = ("libmlir_c_runner_utils.so",)
 CUDA_RUNTIME_LIBRARY = "libmlir_cuda_runtime.so"
@@ -774,6 +774,20 @@ def prepare_code_generation() -> None:
 QUIESCE_THREADS = "__tad_quiesce_threads"
 
 
+def _undefined_functions(module: ir.Module, bound: Sequence[str], libs: Sequence[str]) -> list:
+    """The functions ``module`` declares without a body that neither ``bound``, ``libs`` nor this process define."""
+    process = ctypes.CDLL(None)
+    libraries = [ctypes.CDLL(lib) for lib in libs]
+    found = []
+    for op in module.body.operations:
+        if op.operation.name != "llvm.func" or len(op.regions[0].blocks):
+            continue
+        name = op.attributes["sym_name"].value
+        if name not in bound and not any(hasattr(library, name) for library in (process, *libraries)):
+            found.append(name)
+    return found
+
+
 def _quiesce(function, engine) -> None:
     """Call ``function``, the module's quiesce function; ``engine`` lives until then."""
     function()
@@ -830,22 +844,16 @@ class Executable:
         self.largest_allocation = largest_allocation(module)
         self._too_large = self.largest_allocation > memory_limit()
         interface = C_INTERFACE_PREFIX + name
-        if self.on_gpu or opt_level == 0:
-            self.engine = self._engine(module, opt_level, libs, symbols)
-            self.kernel_engines = [self.engine]
-            quiesce = self.engine.raw_lookup(QUIESCE_THREADS)
-        else:  # host code at -O0, calling into the kernels' engines (see tensorad.host_code)
-            host, kernels, imported = split_host_code(module)
-            defined = ir.SymbolTable(kernels.operation)
-            exported = imported + [symbol for symbol in (interface, QUIESCE_THREADS) if symbol in defined]
-            parts = split_kernels(kernels, exported, min(available_cores(), MAX_THREADS))
-            self.kernel_engines, addresses = self._kernel_engines(parts, opt_level, libs, symbols)
-            if host is None:  # the entry is a kernel
-                self.engine = next(engine for engine, part in zip(self.kernel_engines, parts)
-                                   if interface in part.exports)
-            else:
-                self.engine = self._engine(host, 0, libs, symbols + [(name, addresses[name]) for name in imported])
-            quiesce = addresses.get(QUIESCE_THREADS, ctypes.c_void_p()).value
+        try:
+            quiesce = self._build(module, interface, opt_level, libs, symbols)
+        except RuntimeError:
+            # LLVM could not link the code (it said which symbols on stderr): a function the program
+            # declares and calls that nothing defines is the user's error; anything else is ours.
+            missing = _undefined_functions(module, [function for function, _ in symbols + self._hooks()], libs)
+            if missing:
+                raise CompileError(f"the program calls {', '.join('@' + m for m in missing)}, declared but defined "
+                                   "nowhere (not in the module, its libraries or this process)") from None
+            raise
         if quiesce:
             # A helper thread parked in the module's code (see
             # tad-define-thread-launchers) leaves it before the code is freed.
@@ -868,6 +876,25 @@ class Executable:
         # every block is taken by calls in flight on other threads) and gives it back.
         self._idle = [self._new_arguments()]
         self._in_descs = self._idle[0].inputs  # the block a lone caller always gets
+
+    def _build(self, module: ir.Module, interface: str, opt_level: int, libs: list, symbols: list):
+        """Build the engines of ``module`` (``self.engine`` runs ``interface``); the address of its quiesce function."""
+        if self.on_gpu or opt_level == 0:
+            self.engine = self._engine(module, opt_level, libs, symbols)
+            self.kernel_engines = [self.engine]
+            return self.engine.raw_lookup(QUIESCE_THREADS)
+        # Host code at -O0, calling into the kernels' engines (see tensorad.host_code).
+        host, kernels, imported = split_host_code(module)
+        defined = ir.SymbolTable(kernels.operation)
+        exported = imported + [symbol for symbol in (interface, QUIESCE_THREADS) if symbol in defined]
+        parts = split_kernels(kernels, exported, min(available_cores(), MAX_THREADS))
+        self.kernel_engines, addresses = self._kernel_engines(parts, opt_level, libs, symbols)
+        if host is None:  # the entry is a kernel
+            self.engine = next(engine for engine, part in zip(self.kernel_engines, parts)
+                               if interface in part.exports)
+        else:
+            self.engine = self._engine(host, 0, libs, symbols + [(name, addresses[name]) for name in imported])
+        return addresses.get(QUIESCE_THREADS, ctypes.c_void_p()).value
 
     def _engine(self, module: ir.Module, opt_level: int, libs: list, symbols: list) -> ExecutionEngine:
         """An initialized engine of ``module`` whose allocations the runtime counts, ``symbols`` bound."""

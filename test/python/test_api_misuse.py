@@ -34,6 +34,24 @@ def test_compile_mlir_refuses_element_types_numpy_cannot_receive(element):
         ta.compile_mlir(source)
 
 
+def test_compile_mlir_refuses_functions_that_nothing_defines():
+    # Found by the fuzzer (seed 22023): a declaration as the entry, and a call to one, were a
+    # RuntimeError from the JIT's linker ("compiled module has no function __tad_host_imports").
+    body = """
+    func.func @f(%x: tensor<3xf64>) -> tensor<3xf64> {
+      %0 = func.call @g(%x) : (tensor<3xf64>) -> tensor<3xf64>
+      %1 = arith.addf %0, %x : tensor<3xf64>
+      return %1 : tensor<3xf64>
+    }
+    func.func private @g(tensor<3xf64>) -> tensor<3xf64>
+    func.func private @f_vjp(tensor<3xf64>, tensor<3xf64>)
+    """
+    with pytest.raises(ta.CompileError, match="calls @g, declared but defined nowhere"):
+        ta.compile_mlir(body, "f")(np.ones(3))
+    with pytest.raises(ta.CompileError, match="@f_vjp is a declaration that nothing defines"):
+        ta.compile_mlir(body, "f_vjp")
+
+
 def test_compile_mlir_refuses_signatures_numpy_cannot_pass():
     # Tensors and scalars cross to numpy; a memref (a buffer the caller would own) does not.
     with pytest.raises(ta.CompileError, match="takes or returns memref<2xf64>"):
