@@ -501,9 +501,10 @@ def run_isolated(module: ir.Module, pipeline, verify_each: bool = True,
     True
     """
     stages = stages if stages is not None else [("", pipeline)]
-    source = _bytecode(module) if isolation_enabled() else b""
+    isolated = isolation_enabled()
+    source = _bytecode(module) if isolated else b""
     request = None
-    if persistent and source:
+    if persistent and isolated:
         try:
             request = pickle.dumps((stages, verify_each, prepare, source, dict(os.environ)))
         except (pickle.PicklingError, AttributeError, TypeError):  # a local prepare, say: a child of its own
@@ -513,7 +514,7 @@ def run_isolated(module: ir.Module, pipeline, verify_each: bool = True,
     returned = PassResults()  # filled where the passes run: here, or in the child
     managers = [] if request is not None else [
         (name, text, build_pass_manager(text, module.context, verify_each, returned)) for name, text in stages]
-    if not source:
+    if not isolated:
         for name, text, manager in managers:
             _run_stage(module, name, text, manager, verify_each, prepare)
         if results is not None:
