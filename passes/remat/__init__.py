@@ -10,14 +10,20 @@ peak live bytes fit it:
 
 * ``tier=exact``: the mixed-integer program of :mod:`.exact` (HiGHS, with a
   limit on branch-and-bound nodes; "optimal" only at MIP gap 0);
+* ``tier=intervals``: MOCCASIN's retention intervals, a constraint program
+  on OR-Tools CP-SAT (:mod:`.intervals`: each value run at most ``copies``
+  times, "optimal" among those schedules; a limit on CP-SAT's
+  deterministic time);
 * ``tier=chain``: the multi-level dynamic program of :mod:`.chain`, for a
   forward that is a chain of layers (a deep MLP) followed by its backward;
 * ``tier=mincut``: the byte-weighted min-cut plus greedy repair of
   :mod:`.mincut`, for large programs;
 * ``tier=greedy``: the evictions of :mod:`.greedy` alone;
 * ``tier=auto`` (default): chain when the function is one, else exact up
-  to :data:`EXACT_NODE_LIMIT` nodes (mincut when the node limit stops it
-  without a schedule), else mincut.
+  to :data:`EXACT_NODE_LIMIT` nodes, intervals up to
+  :data:`INTERVALS_NODE_LIMIT`, else mincut; mincut also when exact or
+  intervals end without a schedule, and where intervals did not prove its
+  schedule optimal, the one of the two that recomputes less.
 
 Every plan is checked with :func:`.cost.simulate`: its peak live bytes, op
 by op, fit the budget, also once the function is rewritten to run it
@@ -38,8 +44,10 @@ to the caller in its :class:`~tensorad.passes.registry.PassResults`
 
 Options: ``budget`` (bytes, or with a ``kB``/``MB``/``GB``/``KiB``/``MiB``/``GiB``
 suffix), ``policy`` (the default policy of regions without one), ``tier``,
-``node_limit`` (branch-and-bound nodes of the exact tier), ``report`` (describe
-functions with nothing to plan too; the JIT turns it off).
+``node_limit`` (branch-and-bound nodes of the exact tier), ``work_limit``
+(deterministic seconds of the intervals tier), ``copies`` (runs of one value
+the intervals tier allows), ``report`` (describe functions with nothing to
+plan too; the JIT turns it off).
 
 Examples
 --------
@@ -69,7 +77,7 @@ from typing import Literal, Optional
 from mlir import ir
 
 from ..options import option
-from . import bound, chain, cost, exact, greedy, mincut
+from . import bound, chain, cost, exact, greedy, intervals, mincut
 from .progress import Progress
 from .graph import POLICIES, build
 from .report import FunctionReport, RematReport
@@ -78,6 +86,28 @@ from .rewrite import apply
 # The exact tier's program grows as the cube of the nodes, and its bound is weak:
 # past a few dozen nodes proofs take minutes (see exact.NODE_LIMIT).
 EXACT_NODE_LIMIT = 24
+# The intervals tier proves schedules of graphs this large optimal within a few deterministic
+# seconds (a residual network's 40 nodes in 0.6, an MLP's 39 in 1.9); past it, rarely within its limit.
+INTERVALS_NODE_LIMIT = 64
+
+
+@dataclass(frozen=True)
+class SolverLimits:
+    """How much work the exact and intervals tiers may do: counts of work, never a clock.
+
+    Attributes
+    ----------
+    node_limit : int
+        Branch-and-bound nodes of the exact tier.
+    work_limit : float
+        Deterministic seconds of the intervals tier (CP-SAT's unit of work).
+    copies : int
+        Runs of one value the intervals tier allows.
+    """
+
+    node_limit: int = exact.NODE_LIMIT
+    work_limit: float = intervals.WORK_LIMIT
+    copies: int = intervals.COPIES
 _UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9,
           "kib": 2**10, "mib": 2**20, "gib": 2**30}
 
@@ -110,7 +140,7 @@ def _inherit_policy(function: ir.Operation, policy: str) -> None:
             op.attributes["tad.policy"] = ir.StringAttr.get(policy)
 
 
-TIERS = ("auto", "chain", "exact", "mincut", "greedy")
+TIERS = ("auto", "chain", "exact", "intervals", "mincut", "greedy")
 
 
 def _solve_chain(graph, budget: int, progress: Progress):
@@ -143,7 +173,7 @@ def _chain_floor(graph, found, progress: Progress) -> int | None:
     return smallest
 
 
-def _solve(graph, budget: int, tier: str, node_limit: int, progress: Progress):
+def _solve(graph, budget: int, tier: str, limits: SolverLimits, progress: Progress):
     """``(tier used, solution)``: the tier asked for, or for ``auto`` the first that fits (see the module docstring)."""
     if tier not in TIERS:
         raise ValueError(f"unknown tier '{tier}'; known: {', '.join(TIERS)}")
@@ -155,24 +185,36 @@ def _solve(graph, budget: int, tier: str, node_limit: int, progress: Progress):
         if chained is None and tier == "chain":
             raise RematError(graph.block.owner.location, "tier=chain: the function is not a chain of "
                              "layers followed by its backward (see tensorad.passes.remat.chain.find)")
-    if tier == "exact" or (tier == "auto" and len(graph.nodes) <= EXACT_NODE_LIMIT):
-        progress.update(f"exact tier, {len(graph.nodes)} nodes, at most {node_limit} branch-and-bound nodes")
-        used, solution = "exact", exact.solve(graph, budget, node_limit)
+    size = len(graph.nodes)
+    if tier == "exact" or (tier == "auto" and size <= EXACT_NODE_LIMIT):
+        progress.update(f"exact tier, {size} nodes, at most {limits.node_limit} branch-and-bound nodes")
+        used, solution = "exact", exact.solve(graph, budget, limits.node_limit)
         if solution.recompute is None:
             progress.update("exact tier: the smallest budget")
-            solution.smallest, solution.smallest_proven = exact.smallest_budget(graph, node_limit)
+            solution.smallest, solution.smallest_proven = exact.smallest_budget(graph, limits.node_limit)
+    elif tier == "intervals" or (tier == "auto" and size <= INTERVALS_NODE_LIMIT):
+        progress.update(f"intervals tier, {size} nodes, at most {limits.work_limit} deterministic seconds")
+        used, solution = "intervals", intervals.solve(graph, budget, limits.work_limit, limits.copies)
+        if solution.recompute is None:
+            progress.update("intervals tier: the smallest budget")
+            solution.smallest, solution.smallest_proven = intervals.smallest_budget(graph, limits.work_limit,
+                                                                                    limits.copies)
     elif tier == "greedy":
         used, solution = "greedy", greedy.solve(graph, budget)
     else:
-        progress.update(f"mincut tier, {len(graph.nodes)} nodes")
+        progress.update(f"mincut tier, {size} nodes")
         used, solution = "mincut", mincut.solve(graph, budget)
-    if solution.recompute is None and solution.status == "unknown" and tier == "auto":
-        # The node limit came before the exact tier found a schedule: the min-cut tier may find one.
-        progress.update(f"mincut tier, {len(graph.nodes)} nodes")
-        used, fallback = "mincut", mincut.solve(graph, budget)
-        if fallback.recompute is not None:
-            return used, fallback
-        solution.smallest = min(solution.smallest, fallback.smallest)
+    if tier == "auto" and used != "mincut" and (solution.recompute is None or solution.status != "optimal") \
+            and not (solution.status == "infeasible" and used == "exact"):
+        # The limit came before a proof, or intervals found no schedule with its few copies of each
+        # value: the min-cut tier may find one, or one that recomputes less.
+        progress.update(f"mincut tier, {size} nodes")
+        fallback = mincut.solve(graph, budget)
+        if fallback.recompute is not None and (solution.recompute is None
+                                               or fallback.objective < solution.objective):
+            return "mincut", fallback
+        if solution.recompute is None:
+            solution.smallest = min(solution.smallest, fallback.smallest)
     if (solution.recompute is None and chained is not None and chained.smallest is not None
             and not solution.smallest_proven):
         # The chain tier may know a smaller feasible budget than the fallback reached.
@@ -181,7 +223,7 @@ def _solve(graph, budget: int, tier: str, node_limit: int, progress: Progress):
 
 
 def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto",
-                  node_limit: int = exact.NODE_LIMIT, predict: bool = True) -> FunctionReport:
+                  limits: SolverLimits = SolverLimits(), predict: bool = True) -> FunctionReport:
     """Schedule one function in place and describe what was decided.
 
     With ``predict``, the report's predicted peak is the count of the
@@ -201,7 +243,7 @@ def plan_function(function: ir.Operation, budget: int | None, tier: str = "auto"
     if budget is not None:
         _static_sizes(function)
         with Progress(f"@{name}") as progress:
-            tier_used, solution, prediction = _solve_named(function, graph, budget, tier, node_limit, progress)
+            tier_used, solution, prediction = _solve_named(function, graph, budget, tier, limits, progress)
         if solution.recompute is None:
             smallest = (f"the {tier_used} tier found no feasible budget (tier=auto tries the others)"
                         if solution.smallest is None else
@@ -263,28 +305,47 @@ def _rewritten_counts(function: ir.Operation, recompute: dict, graph=None) -> tu
 SUGGESTION_ROUNDS = 2
 
 
-def _solve_named(function: ir.Operation, graph, budget: int, tier: str, node_limit: int, progress: Progress):
+def _solve_named(function: ir.Operation, graph, budget: int, tier: str, limits: SolverLimits, progress: Progress):
     """:func:`_solve_rewritten`; when it fails, the smallest budget it names is one that it accepts, where found."""
-    tier_used, solution, prediction = _solve_rewritten(function, graph, budget, tier, node_limit, progress)
+    tier_used, solution, prediction = _solve_rewritten(function, graph, budget, tier, limits, progress)
     for _ in range(SUGGESTION_ROUNDS if solution.recompute is None else 0):
         if solution.smallest is None:
             break
         progress.update(f"checking that {solution.smallest} bytes is accepted")
-        _, named, _ = _solve_rewritten(function, graph, solution.smallest, tier, node_limit, progress)
+        _, named, _ = _solve_rewritten(function, graph, solution.smallest, tier, limits, progress)
         if named.recompute is not None or named.smallest is None or named.smallest <= solution.smallest:
             break
         solution.smallest, solution.smallest_proven = named.smallest, False
     return tier_used, solution, prediction
 
 
-def _solve_rewritten(function: ir.Operation, graph, budget: int, tier: str, node_limit: int, progress: Progress):
+def _solve_rewritten(function: ir.Operation, graph, budget: int, tier: str, limits: SolverLimits,
+                     progress: Progress):
     """:func:`_solve` whose schedule keeps ``budget`` once ``function`` is rewritten to run it.
 
-    Returns ``(tier, solution, the prediction's timeline of its rewrite or None)``.
+    Returns ``(tier, solution, the prediction's timeline of its rewrite or None)``. Under
+    ``tier=auto``, when the exact or intervals tier's plans all overshoot once rewritten, the
+    min-cut tier's are tried: tiers that tie on a plan's count choose different plans, which
+    rewrite differently (a residual network's gradient: the exact tier's plans for 370,000
+    bytes rewrite to 426,564, the min-cut tier's fit).
     """
+    tier_used, solution, prediction = _rewrite_rounds(function, graph, budget, tier, limits, progress)
+    if solution.recompute is None and tier == "auto" and tier_used in ("exact", "intervals"):
+        fallback = _rewrite_rounds(function, graph, budget, "mincut", limits, progress)
+        if fallback[1].recompute is not None:
+            return fallback
+        named = fallback[1].smallest
+        if named is not None and (solution.smallest is None or named < solution.smallest):
+            solution.smallest, solution.smallest_proven = named, fallback[1].smallest_proven
+    return tier_used, solution, prediction
+
+
+def _rewrite_rounds(function: ir.Operation, graph, budget: int, tier: str, limits: SolverLimits,
+                    progress: Progress):
+    """:func:`_solve_rewritten` with one tier (or ``auto``'s choice): plans for smaller budgets while rewrites overshoot."""
     target, feasible = budget, []
     for _ in range(REWRITE_ROUNDS):
-        tier_used, solution = _solve(graph, target, tier, node_limit, progress)
+        tier_used, solution = _solve(graph, target, tier, limits, progress)
         if solution.recompute is None:
             break
         solution.recompute = cost.without_unread(graph, solution.recompute)
@@ -348,6 +409,10 @@ class RematOptions:
     tier: Literal[TIERS] = option("auto", "the solver; auto picks one by the function's size and shape")
     node_limit: int = option(exact.NODE_LIMIT, "branch-and-bound nodes the exact tier's solver may explore",
                              check=lambda nodes: nodes > 0, accepted="a positive integer")
+    work_limit: float = option(intervals.WORK_LIMIT, "deterministic seconds the intervals tier's solver may work",
+                               check=lambda seconds: seconds > 0, accepted="a positive number")
+    copies: int = option(intervals.COPIES, "runs of one value (the first and its recomputations) the intervals "
+                         "tier allows", check=lambda copies: copies > 0, accepted="a positive integer")
     report: bool = option(True, "describe every function's memory, also where there is nothing to plan "
                                 "(no budget, no checkpoint region): the JIT asks for it only in memory_report")
 
@@ -369,8 +434,8 @@ def run(op: ir.Operation, pass_, options: RematOptions = RematOptions()) -> Opti
         if not options.report and options.budget is None and not _has_checkpoints(function):
             continue  # nothing to plan, and nobody to tell: the graph costs a lowering of the function
         try:
-            reports.append(plan_function(function, options.budget, options.tier, options.node_limit,
-                                         predict=options.report))
+            limits = SolverLimits(options.node_limit, options.work_limit, options.copies)
+            reports.append(plan_function(function, options.budget, options.tier, limits, predict=options.report))
         except RematError as err:
             err.location.emit_error(str(err))
             pass_.signal_pass_failure()

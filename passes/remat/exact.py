@@ -86,7 +86,7 @@ class Solution:
     closest: dict | None = None
 
 
-def _horizons(graph) -> list:
+def horizons(graph) -> list:
     """The last stage at which each node may still be read (by a recomputed reader too)."""
     n = len(graph.nodes)
     users = graph.users()
@@ -117,7 +117,7 @@ class _Program:
         self.graph, self.n = graph, len(graph.nodes)
         self.integer, self.rows, self.lower, self.upper = [], [], [], []
         self.keep, self.again, self.free, self.memory = {}, {}, {}, {}
-        horizon = _horizons(graph)
+        horizon = horizons(graph)
         for i, node in enumerate(graph.nodes):
             for t in range(i + 1, horizon[i] + 1):
                 self.keep[t, i] = self.column(False)

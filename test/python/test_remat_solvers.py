@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 import tensorad as ta
-from tensorad.passes.remat import chain, cost, exact, progress
+from tensorad.passes.remat import chain, cost, exact, intervals, progress
 from tensorad.passes.remat.graph import Columns, example
 
 
@@ -36,6 +36,11 @@ def test_the_same_solve_gives_the_same_schedule_when_the_machine_is_slow(monkeyp
     budget = int(cost.simulate(graph, {}).peak * 0.8)
     # Few branch-and-bound nodes: the limit, not optimality, ends the search and decides the answer.
     quiet = exact.solve(graph, budget, node_limit=1)
+    # The same for CP-SAT's deterministic time, on a graph it needs seconds of to prove.
+    _, deep = example(8)
+    deep_budget = int(cost.simulate(deep, {}).peak * 0.7)
+    quiet_intervals = intervals.solve(deep, deep_budget, work_limit=0.1)
+    assert quiet_intervals.status == "feasible" and quiet_intervals.gap > 0
     found = chain.find(graph)
     floor = chain.smallest_budget(found)
     quiet_chain = chain.solve(found, floor).plan()
@@ -43,12 +48,14 @@ def test_the_same_solve_gives_the_same_schedule_when_the_machine_is_slow(monkeyp
     stop = _slowed_down(monkeypatch)
     try:
         busy = exact.solve(graph, budget, node_limit=1)
+        busy_intervals = intervals.solve(deep, deep_budget, work_limit=0.1)
         busy_chain = chain.solve(found, floor).plan()
     finally:
         stop.set()
     assert (busy.recompute, busy.status, busy.objective, busy.gap) == \
         (quiet.recompute, quiet.status, quiet.objective, quiet.gap)
     assert busy_chain == quiet_chain
+    assert busy_intervals == quiet_intervals
 
 
 def test_progress_is_quiet_for_a_short_solve_and_speaks_for_a_long_one(monkeypatch):
