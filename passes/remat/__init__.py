@@ -185,7 +185,7 @@ def _solve(graph, budget: int, tier: str, limits: SolverLimits, progress: Progre
         if chained is None and tier == "chain":
             raise RematError(graph.block.owner.location, "tier=chain: the function is not a chain of "
                              "layers followed by its backward (see tensorad.passes.remat.chain.find)")
-    size = len(graph.nodes)
+    size, started = len(graph.nodes), None
     if tier == "exact" or (tier == "auto" and size <= EXACT_NODE_LIMIT):
         progress.update(f"exact tier, {size} nodes, at most {limits.node_limit} branch-and-bound nodes")
         used, solution = "exact", exact.solve(graph, budget, limits.node_limit)
@@ -193,8 +193,12 @@ def _solve(graph, budget: int, tier: str, limits: SolverLimits, progress: Progre
             progress.update("exact tier: the smallest budget")
             solution.smallest, solution.smallest_proven = exact.smallest_budget(graph, limits.node_limit)
     elif tier == "intervals" or (tier == "auto" and size <= INTERVALS_NODE_LIMIT):
+        # The min-cut tier's schedule (a fraction of a second) is where the search starts.
+        progress.update(f"mincut tier, {size} nodes, for the intervals tier to start from")
+        started = mincut.solve(graph, budget)
         progress.update(f"intervals tier, {size} nodes, at most {limits.work_limit} deterministic seconds")
-        used, solution = "intervals", intervals.solve(graph, budget, limits.work_limit, limits.copies)
+        used, solution = "intervals", intervals.solve(graph, budget, limits.work_limit, limits.copies,
+                                                      started.recompute)
         if solution.recompute is None:
             progress.update("intervals tier: the smallest budget")
             solution.smallest, solution.smallest_proven = intervals.smallest_budget(graph, limits.work_limit,
@@ -208,8 +212,9 @@ def _solve(graph, budget: int, tier: str, limits: SolverLimits, progress: Progre
             and not (solution.status == "infeasible" and used == "exact"):
         # The limit came before a proof, or intervals found no schedule with its few copies of each
         # value: the min-cut tier may find one, or one that recomputes less.
-        progress.update(f"mincut tier, {size} nodes")
-        fallback = mincut.solve(graph, budget)
+        if started is None:
+            progress.update(f"mincut tier, {size} nodes")
+        fallback = mincut.solve(graph, budget) if started is None else started
         if fallback.recompute is not None and (solution.recompute is None
                                                or fallback.objective < solution.objective):
             return "mincut", fallback
