@@ -121,10 +121,10 @@ class _Program:
             for c in self.copies[j]:
                 if node.bytes:
                     intervals.append(self._interval(c, self._length(c), c.end + 1))
-                    demands.append(node.bytes)
+                    demands.append(int(node.bytes))
                 if node.scratch:  # live while the copy's event runs
                     intervals.append(self._interval(c, 1, c.start + 1))
-                    demands.append(node.scratch)
+                    demands.append(int(node.scratch))
         model.add_cumulative(intervals, demands, self.capacity)
 
     def _copies(self, j: int, horizon: int, copies: int, kept: bool, region_end) -> list:
@@ -250,7 +250,7 @@ def solve(graph, budget: int, work_limit: float = WORK_LIMIT, copies: int = COPI
     program = _Program(graph, int(budget), copies)
     if hint is not None:
         program.hint(hint)
-    program.model.minimize(sum((graph.nodes[j].flops + 1) * c.present for j, c in program.recomputations))
+    program.model.minimize(sum((int(graph.nodes[j].flops) + 1) * c.present for j, c in program.recomputations))
     status, solver = program.solve(work_limit)
     if status not in ("OPTIMAL", "FEASIBLE"):
         return Solution(None, "infeasible" if status == "INFEASIBLE" else "unknown", float("inf"), float("inf"))
@@ -275,7 +275,7 @@ def smallest_budget(graph, work_limit: float = WORK_LIMIT, copies: int = COPIES)
     >>> smallest_budget(graph)
     (8640, True)
     """
-    least, store_all = lower_bound(graph), simulate(graph, {}).peak
+    least, store_all = int(lower_bound(graph)), int(simulate(graph, {}).peak)
     program = _Program(graph, (least, store_all), copies)
     program.model.minimize(program.capacity)
     status, solver = program.solve(work_limit)
