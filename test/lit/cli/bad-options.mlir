@@ -32,7 +32,7 @@
 // NEGATIVE: option 'budget' cannot be '-5'
 // NAN: option 'budget' cannot be 'nan'
 // NAN-NOT: 0:0
-// TIER: option 'tier' cannot be 'bogus': expected one of auto, chain, exact, mincut, greedy
+// TIER: option 'tier' cannot be 'bogus': expected one of auto, chain, exact, intervals, mincut, greedy
 // UNKNOWN: pass 'tad-remat' has no option 'no-such'; its options are: budget, policy, tier, node-limit
 // TWICE: option 'budget' is given twice
 // NONE: pass 'tad-verify' takes no options, got 'x=1'
