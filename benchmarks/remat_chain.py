@@ -79,7 +79,7 @@ def solve_time(graph, budget, tier, node_limit=exact.NODE_LIMIT):
     start = time.perf_counter()
     try:
         with Progress(f"{tier} tier") as progress:
-            used, solution = remat._solve(graph, budget, tier, node_limit, progress)
+            used, solution = remat.solve(graph, budget, tier, remat.SolverLimits(node_limit=node_limit), progress)
     except remat.RematError:
         return time.perf_counter() - start, f"{tier}: not a chain", None
     return time.perf_counter() - start, used, solution

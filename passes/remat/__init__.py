@@ -173,8 +173,24 @@ def _chain_floor(graph, found, progress: Progress) -> int | None:
     return smallest
 
 
-def _solve(graph, budget: int, tier: str, limits: SolverLimits, progress: Progress):
-    """``(tier used, solution)``: the tier asked for, or for ``auto`` the first that fits (see the module docstring)."""
+def solve(graph, budget: int, tier: str = "auto", limits: SolverLimits = SolverLimits(),
+          progress: Progress | None = None):
+    """``(tier used, solution)``: a schedule of ``graph`` within ``budget`` by ``tier``, or for ``auto`` the first that fits.
+
+    See the module docstring for the tiers; ``solution`` is an
+    :class:`.exact.Solution` (``recompute`` None when none fits, with the
+    smallest budget the tier found). Plans are on the graph's count: the
+    pass then checks them on the rewritten function.
+
+    Examples
+    --------
+    >>> from tensorad.passes.remat.graph import example
+    >>> module, graph = example()
+    >>> used, solution = solve(graph, 11577, tier="intervals")
+    >>> used, solution.status, solution.objective
+    ('intervals', 'optimal', 2304.0)
+    """
+    progress = progress if progress is not None else Progress("tad-remat")
     if tier not in TIERS:
         raise ValueError(f"unknown tier '{tier}'; known: {', '.join(TIERS)}")
     chained = None
@@ -350,7 +366,7 @@ def _rewrite_rounds(function: ir.Operation, graph, budget: int, tier: str, limit
     """:func:`_solve_rewritten` with one tier (or ``auto``'s choice): plans for smaller budgets while rewrites overshoot."""
     target, feasible = budget, []
     for _ in range(REWRITE_ROUNDS):
-        tier_used, solution = _solve(graph, target, tier, limits, progress)
+        tier_used, solution = solve(graph, target, tier, limits, progress)
         if solution.recompute is None:
             break
         solution.recompute = cost.without_unread(graph, solution.recompute)
