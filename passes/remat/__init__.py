@@ -86,8 +86,8 @@ from .rewrite import apply
 # The exact tier's program grows as the cube of the nodes, and its bound is weak:
 # past a few dozen nodes proofs take minutes (see exact.NODE_LIMIT).
 EXACT_NODE_LIMIT = 24
-# The intervals tier proves schedules of graphs this large optimal within a few deterministic
-# seconds (a residual network's 40 nodes in 0.6, an MLP's 39 in 1.9); past it, rarely within its limit.
+# The intervals tier proves schedules of graphs this large optimal within its limit (a residual
+# network's 40 nodes in 0.8 deterministic seconds, a U-Net's 49 in 0.1); past it, rarely.
 INTERVALS_NODE_LIMIT = 64
 
 
