@@ -108,6 +108,8 @@ class SolverLimits:
     node_limit: int = exact.NODE_LIMIT
     work_limit: float = intervals.WORK_LIMIT
     copies: int = intervals.COPIES
+
+
 _UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9,
           "kib": 2**10, "mib": 2**20, "gib": 2**30}
 

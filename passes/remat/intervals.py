@@ -157,7 +157,8 @@ class _Program:
         return found
 
     def _length(self, copy: _Copy):
-        """Events the copy lives through: an affine expression, as intervals want (a variable if it starts late)."""
+        """Events the copy lives through, as an affine expression (intervals want one): a recomputed copy's
+        start is a variable, so its length is a variable of its own."""
         if copy.present is None:
             return copy.end - copy.start + 1
         length = self.model.new_int_var(1, self.end_of_time + 1, "")
