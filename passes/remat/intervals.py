@@ -136,8 +136,8 @@ class _Program:
         if kept:
             end = self.end_of_time
         else:
-            end = model.new_int_var(first, max(first, min(last_read, region_end if region_end is not None
-                                                          else last_read)), f"end{j}")
+            latest = last_read if region_end is None else min(last_read, region_end)
+            end = model.new_int_var(first, max(first, latest), f"end{j}")
         found = [_Copy(None, first, end)]
         starts = [self.position[t, j] for t in self.stages[j]]
         for k in range(1, copies if starts else 1):
