@@ -138,10 +138,9 @@ LLVM_STAGES = (
     "convert-math-to-libm",
     "any(convert-vector-to-llvm,convert-complex-to-llvm)",
     "finalize-memref-to-llvm{use-generic-functions=true}",
-    "any(convert-arith-to-llvm,convert-index-to-llvm)",
-    "convert-func-to-llvm",
-    "convert-cf-to-llvm",
-    "any(convert-ub-to-llvm)",
+    # arith, index, func, cf and ub in one conversion, one walk of the module where five
+    # passes took five (W7's gradient: 0.19-0.24 s of conversions became 0.08 s).
+    "convert-to-llvm",
     "reconcile-unrealized-casts",
 )
 
