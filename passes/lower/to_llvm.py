@@ -64,7 +64,12 @@ True
 
 from __future__ import annotations
 
+import functools
+import inspect
 from dataclasses import dataclass
+
+from mlir import ir
+from mlir.dialects import math as math_dialect
 
 from ..options import option
 from .tile_and_vectorize import CodegenOptions
@@ -178,3 +183,44 @@ def pipeline(options: LowerToLLVMOptions = LowerToLLVMOptions()) -> str:
                *(["tad-round-bf16-on-bits"] if options.bf16 else []), *LLVM_STAGES,
                f"tad-define-thread-launchers{{threads={threads}}}", "any(canonicalize)", "tad-split-long-blocks"]
     return ",".join(stages)
+
+
+@functools.lru_cache(maxsize=None)
+def libm_prototypes() -> dict:
+    """The C math functions ``convert-math-to-libm`` calls: ``{name: function type}`` (``"(f32) -> f32"``).
+
+    Asked of the pass itself: each ``math`` op, on ``f32`` and on ``f64``,
+    is lowered alone, and the declarations it makes are the table (built
+    once per process, in a few tenths of a second). A module that declares
+    one of these functions with another type would call the C library's
+    with the wrong registers (``@sin(f32) -> f32`` returns its argument).
+
+    Examples
+    --------
+    >>> libm_prototypes()["sinf"], libm_prototypes()["atan2"]
+    ('(f32) -> f32', '(f64, f64) -> f64')
+    """
+    from ...dialects import make_context
+    from ..registry import build_pass_manager
+
+    context = make_context()
+    manager = build_pass_manager("convert-math-to-libm", context)
+    found = {}
+    ops = [cls for cls in vars(math_dialect).values()
+           if isinstance(cls, type) and issubclass(cls, ir.OpView) and cls.OPERATION_NAME.startswith("math.")]
+    for op in ops:
+        arity = sum(p.kind == p.POSITIONAL_OR_KEYWORD for p in inspect.signature(op.__init__).parameters.values()) - 1
+        for element in ("f32", "f64"):
+            names = ", ".join(f"%a{i}" for i in range(arity))
+            text = (f"func.func @probe({', '.join(f'%a{i}: {element}' for i in range(arity))}) -> {element} {{\n"
+                    f'  %r = "{op.OPERATION_NAME}"({names}) : ({", ".join([element] * arity)}) -> {element}\n'
+                    f"  return %r : {element}\n}}")
+            try:  # ops of other operand or result types (math.fpowi, math.isnan) do not parse or lower so
+                probe = ir.Module.parse(text, context)
+                manager.run(probe.operation)
+            except ir.MLIRError:
+                continue
+            for declared in probe.body.operations:
+                if declared.operation.name == "func.func" and not declared.regions[0].blocks:
+                    found[declared.attributes["sym_name"].value] = str(declared.attributes["function_type"])
+    return found

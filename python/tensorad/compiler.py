@@ -35,6 +35,7 @@ from tensorad.passes.isolation import PassCrash, run_isolated
 from tensorad.passes.jit_differentiate import JitDifferentiateOptions
 from tensorad.passes.lower.donated import DONATED, donated_arguments
 from tensorad.passes.lower.host import num_threads, vector_bits
+from tensorad.passes.lower.to_llvm import libm_prototypes
 from tensorad.passes.options import OptionError, parse
 from tensorad.passes.registry import PassResults, PassSpec
 
@@ -43,7 +44,7 @@ from . import baked, compile_cache, dtypes, numpy as _array_methods, tree  # noq
 from .errors import CompileError, ExportError, TracingError
 from .export import prepare_c_entry
 from .runtime import Executable, donatable_inputs, prepare_code_generation
-from .tracing import Tracer, TraceState, current_module, trace_function
+from .tracing import Tracer, TraceState, current_module, is_process_symbol, trace_function
 
 # Each stage's IR is what the pipelines up to and including it produce. Every
 # stage is a registered pass or named pipeline, so `autodiff-opt` runs it too.
@@ -390,6 +391,7 @@ def _compile_entry(source: str, entry: str) -> tuple:
              if op.operation.name == "func.func" and op.attributes["sym_name"].value == entry]
     if not funcs:
         raise CompileError(f"the module has no func.func @{entry}")
+    _check_c_declarations(module)
     ftype = funcs[0].attributes["function_type"].value
     in_avals, out_avals = _tensor_avals(ftype.inputs, entry), _tensor_avals(ftype.results, entry)
     checks = argument_checks(module.operation, entry) if any(None in s for s, _ in in_avals) else []
@@ -419,6 +421,26 @@ def _compile_entry(source: str, entry: str) -> tuple:
         raise CompileError(f"@{entry} is a declaration that nothing defines (tad-differentiate defines one "
                            "with a tad.vjp or tad.jvp attribute): there is no code to run")
     return Executable(module, f"{entry}__entry", in_avals, out_avals), in_avals, checks
+
+
+def _check_c_declarations(module: ir.Module) -> None:
+    """Refuse a declaration of a C math function (``@sin``) with a type other than the C library's.
+
+    The code would call the library's function all the same, passing and
+    reading its values in the wrong registers: ``@sin(f32) -> f32`` returned
+    its argument. Declarations that request a transformation (``tad.vjp``)
+    are defined by the compiler, not the library.
+    """
+    for op in module.body.operations:
+        op = op.operation
+        if op.name != "func.func" or len(op.regions[0].blocks) or any(a.startswith("tad.") for a in op.attributes):
+            continue
+        name, declared = op.attributes["sym_name"].value, str(op.attributes["function_type"])
+        if not is_process_symbol(name) or name not in libm_prototypes():
+            continue
+        if declared != libm_prototypes()[name]:
+            raise CompileError(f"{op.location}: @{name} is declared {declared}, but the C library's {name} is "
+                               f"{libm_prototypes()[name]}: a call would pass and return the wrong values")
 
 
 # The default of jit(cache_limit=...): most signatures of one function kept compiled.

@@ -1,5 +1,7 @@
 """Misuses of the Python API are clean exceptions, never a crash or a silently wrong answer."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -50,6 +52,41 @@ def test_compile_mlir_refuses_functions_that_nothing_defines():
         ta.compile_mlir(body, "f")(np.ones(3))
     with pytest.raises(ta.CompileError, match="@f_vjp is a declaration that nothing defines"):
         ta.compile_mlir(body, "f_vjp")
+
+
+CALLS_C_MATH = """
+func.func private @{name}({types}) -> {element}
+func.func @main(%x: tensor<{element}>) -> tensor<{element}> {{
+  %v = tensor.extract %x[] : tensor<{element}>
+  %r = func.call @{name}({operands}) : ({types}) -> {element}
+  %t = tensor.from_elements %r : tensor<{element}>
+  return %t : tensor<{element}>
+}}
+"""
+
+
+def _calls_c_math(name: str, element: str, arity: int = 1) -> str:
+    return CALLS_C_MATH.format(name=name, element=element, types=", ".join([element] * arity),
+                               operands=", ".join(["%v"] * arity))
+
+
+@pytest.mark.parametrize("name, element, arity, declared", [
+    ("sin", "f32", 1, "(f32) -> f32"),  # returned its argument: libm's sin reads and writes a double
+    ("sinf", "f64", 1, "(f64) -> f64"),
+    ("pow", "f64", 1, "(f64) -> f64"),  # one argument of two: the other read from a stray register
+])
+def test_compile_mlir_refuses_c_math_functions_declared_with_other_types(name, element, arity, declared):
+    message = f"@{name} is declared {declared}, but the C library's {name} is"
+    with pytest.raises(ta.CompileError, match=re.escape(message)):
+        ta.compile_mlir(_calls_c_math(name, element, arity))
+
+
+@pytest.mark.parametrize("name, element, arity, expected", [
+    ("sin", "f64", 1, np.sin(0.5)), ("sinf", "f32", 1, np.sin(np.float32(0.5))), ("pow", "f64", 2, 0.5 ** 0.5)])
+def test_compile_mlir_calls_c_math_functions_declared_as_the_c_library_has_them(name, element, arity, expected):
+    dtype = np.float64 if element == "f64" else np.float32
+    np.testing.assert_allclose(ta.compile_mlir(_calls_c_math(name, element, arity))(np.array(0.5, dtype)), expected,
+                               rtol=1e-6)
 
 
 def test_compile_mlir_refuses_signatures_numpy_cannot_pass():
