@@ -181,7 +181,8 @@ def pipeline(options: LowerToLLVMOptions = LowerToLLVMOptions()) -> str:
     stages += ["tad-split-long-functions", f"tad-outline-thread-loops{{threads={threads}}}", *LOOP_STAGES,
                # Every bf16 op is a scalar or 1-D vector op now, and not yet LLVM's (which flushes subnormals).
                *(["tad-round-bf16-on-bits"] if options.bf16 else []), *LLVM_STAGES,
-               f"tad-define-thread-launchers{{threads={threads}}}", "any(canonicalize)", "tad-split-long-blocks"]
+               # Canonicalized first: a chunk function then reads its captured descriptors' fields it uses only.
+               "any(canonicalize)", f"tad-define-thread-launchers{{threads={threads}}}", "tad-split-long-blocks"]
     return ",".join(stages)
 
 

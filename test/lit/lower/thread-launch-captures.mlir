@@ -42,7 +42,8 @@ llvm.func @f(%x: !llvm.ptr, %n: i64) {
 llvm.func @f_thread_loop0_launch(i64, !llvm.ptr, i64) attributes {sym_visibility = "private"}
 llvm.func @f_thread_loop0_chunk(%i: i64, %x: !llvm.ptr, %n: i64) attributes {sym_visibility = "private"} {
   %v = llvm.load %x : !llvm.ptr -> f32
-  %w = llvm.fadd %v, %v : f32
+  %m = llvm.sitofp %n : i64 to f32
+  %w = llvm.fadd %v, %m : f32
   llvm.store %w, %x : f32, !llvm.ptr
   llvm.return
 }
@@ -76,5 +77,40 @@ llvm.func @g_thread_loop0_chunk(%i: i64) attributes {sym_visibility = "private"}
 }
 llvm.func @g_thread_loop1_launch(i64, f64) attributes {sym_visibility = "private"}
 llvm.func @g_thread_loop1_chunk(%i: i64, %a: f64) attributes {sym_visibility = "private"} {
+  %p = llvm.inttoptr %i : i64 to !llvm.ptr
+  llvm.store %a, %p : f64, !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// Captures the chunk function does not read are dropped: from its arguments, from the
+// context, and from the launcher's calls. A memref descriptor's fields arrive one by one,
+// and a chunk of static shape reads the aligned pointer only (its sizes and strides are
+// constants in its code).
+// CHECK-LABEL: llvm.func @h(
+// CHECK: llvm.call @h_thread_loop0_launch(%{{.*}}, %arg1) : (i64, !llvm.ptr) -> ()
+// CHECK: llvm.func internal @h_thread_loop0_chunk(%{{.*}}: i64, %{{.*}}: !llvm.ptr) attributes
+// CHECK-LABEL: llvm.func internal @h_thread_loop0_work(%arg0: !llvm.ptr)
+// CHECK: %[[P:.*]] = llvm.getelementptr %arg0[0, 3] : (!llvm.ptr) -> !llvm.ptr, !llvm.struct<(i64, i64, i64, ptr)>
+// CHECK: %[[V:.*]] = llvm.load %[[P]] : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.call @h_thread_loop0_chunk(%{{.*}}, %[[V]]) : (i64, !llvm.ptr) -> ()
+// CHECK-LABEL: llvm.func internal @h_thread_loop0_launch(%arg0: i64, %arg1: !llvm.ptr)
+// CHECK: llvm.alloca %{{.*}} x !llvm.struct<(i64, i64, i64, ptr)>
+// CHECK: llvm.store %arg1, %{{.*}} : !llvm.ptr, !llvm.ptr
+// CHECK-NOT: llvm.store
+llvm.func @h(%allocated: !llvm.ptr, %aligned: !llvm.ptr, %offset: i64, %size: i64, %stride: i64) {
+  %c2 = llvm.mlir.constant(2 : i64) : i64
+  llvm.call @h_thread_loop0_launch(%c2, %allocated, %aligned, %offset, %size, %stride)
+      : (i64, !llvm.ptr, !llvm.ptr, i64, i64, i64) -> ()
+  llvm.return
+}
+llvm.func @h_thread_loop0_launch(i64, !llvm.ptr, !llvm.ptr, i64, i64, i64) attributes {sym_visibility = "private"}
+llvm.func @h_thread_loop0_chunk(%i: i64, %allocated: !llvm.ptr, %aligned: !llvm.ptr, %offset: i64, %size: i64,
+                                %stride: i64) attributes {sym_visibility = "private"} {
+  %p = llvm.getelementptr inbounds %aligned[%i] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  %v = llvm.load %p : !llvm.ptr -> f32
+  %w = llvm.fadd %v, %v : f32
+  llvm.store %w, %p : f32, !llvm.ptr
   llvm.return
 }
