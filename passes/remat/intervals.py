@@ -15,11 +15,6 @@ only the positions of its node. Constraints:
 * every read finds a copy of the node read that is alive then (started
   before, not yet ended); the copy a view (or a result that may be a view)
   reads its buffer from stays alive as long as the view;
-* a copy is freed at its last read: it ends at the latest of its start and
-  the reads it serves (two schedules that differ only by a later free are
-  one, which the search no longer tells apart: with this, it proved an
-  8-layer MLP's schedule at 70% and 90% of store-all optimal, and at 50%
-  found 34% less recomputation than before on attention blocks);
 * results are kept from their first run to the end, and never recomputed;
   a returned value has a copy alive at the end; values inside a
   ``start/end_checkpoint`` region are not kept past its end marker; ops
@@ -60,7 +55,7 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .bound import lower_bound
 from .cost import simulate
@@ -79,8 +74,6 @@ class _Copy:
     present: object  # a literal; None for copy 0, which always runs
     start: object  # an integer expression: a position on the time axis
     end: object
-    # (literal, time): while the literal holds, the copy lives until that time (a read it serves).
-    holds: list = field(default_factory=list)
 
 
 class _Program:
@@ -123,13 +116,8 @@ class _Program:
                     if c.present is not None:
                         model.add_implication(at_end, c.present)
                     model.add(c.end == self.end_of_time).only_enforce_if(at_end)
-                    c.holds.append((at_end, self.end_of_time))
                     ends.append(at_end)
                 model.add_bool_or(ends)
-        for copies_of_node in self.copies:
-            for c in copies_of_node:
-                if not isinstance(c.end, int):  # a kept result's copy ends at the return
-                    self._end_at_last_hold(c)
         intervals, demands = [], []
         for j, node in enumerate(nodes):
             for c in self.copies[j]:
@@ -168,16 +156,6 @@ class _Program:
             found.append(_Copy(present, start, end))
         return found
 
-    def _end_at_last_hold(self, copy: _Copy) -> None:
-        """The copy ends at the latest of its start and the times its holds keep it to (those whose literal holds)."""
-        model, latest = self.model, [copy.start]
-        for literal, time in copy.holds:
-            term = model.new_int_var(0, self.end_of_time, "")
-            model.add(term == time).only_enforce_if(literal)
-            model.add(term == 0).only_enforce_if(~literal)
-            latest.append(term)
-        model.add_max_equality(copy.end, latest)
-
     def _length(self, copy: _Copy):
         """Events the copy lives through, as an affine expression (intervals want one): a recomputed copy's
         start is a variable, so its length is a variable of its own."""
@@ -211,10 +189,8 @@ class _Program:
                         model.add_implication(serves, source.present)
                         model.add(source.start <= reader.start).only_enforce_if(serves)
                     model.add(source.end >= reader.start).only_enforce_if(serves)
-                    source.holds.append((serves, reader.start))
                     if u == buffer:
                         model.add(source.end >= reader.end).only_enforce_if(serves)
-                        source.holds.append((serves, reader.end))
                     options.append(serves)
                 if reader.present is None:
                     model.add_bool_or(options)

@@ -390,24 +390,13 @@ def test_intervals_tier_claims_only_schedules_with_its_runs_of_a_value():
 
 
 def test_intervals_tier_improves_on_the_schedule_it_starts_from():
-    # 68 nodes, past what the tier proves: started from the min-cut tier's schedule, at 70% of
-    # store-all it keeps that one (4,608 FLOPs); at 50% it returns one recomputing 105,472
-    # FLOPs where min-cut's recomputes 171,520, unproven.
+    # 68 nodes, past what the tier proves: started from the min-cut tier's schedule
+    # (4,608 FLOPs), with 5 deterministic seconds it returns a better one (4,096), unproven;
+    # with the default 2 it keeps the one it started from.
     module, graph = _residual_graph(10)
-    peak = cost.simulate(graph, {}).peak
-    budget = int(0.7 * peak)
+    budget = int(0.7 * cost.simulate(graph, {}).peak)
     started = mincut.solve(graph, budget)
-    assert intervals.solve(graph, budget, hint=started.recompute).objective == started.objective == 4608
-    budget = int(0.5 * peak)
-    started = mincut.solve(graph, budget)
-    found = intervals.solve(graph, budget, hint=started.recompute)
-    assert found.status == "feasible" and (found.objective, started.objective) == (105472, 171520)
+    assert intervals.solve(graph, budget, hint=started.recompute).objective == started.objective
+    found = intervals.solve(graph, budget, work_limit=5.0, hint=started.recompute)
+    assert found.status == "feasible" and found.objective < started.objective
     assert cost.simulate(graph, found.recompute).peak <= budget
-
-
-def test_intervals_tier_frees_each_copy_at_its_last_read():
-    # Copies end at their last read, so no two schedules differ by a later free only: with
-    # that, the default limit proves the 8-layer MLP's schedule at 70% of store-all optimal.
-    module, graph = example(8)
-    found = intervals.solve(graph, int(0.7 * cost.simulate(graph, {}).peak))
-    assert (found.status, found.objective) == ("optimal", 9216)
