@@ -436,11 +436,11 @@ def _check_c_declarations(module: ir.Module) -> None:
         if op.name != "func.func" or len(op.regions[0].blocks) or any(a.startswith("tad.") for a in op.attributes):
             continue
         name, declared = op.attributes["sym_name"].value, str(op.attributes["function_type"])
-        if not is_process_symbol(name) or name not in libm_prototypes():
-            continue
-        if declared != libm_prototypes()[name]:
+        # Only a name the process defines asks for the table (built on first use, in tenths of a second).
+        expected = libm_prototypes().get(name) if is_process_symbol(name) else None
+        if expected is not None and declared != expected:
             raise CompileError(f"{op.location}: @{name} is declared {declared}, but the C library's {name} is "
-                               f"{libm_prototypes()[name]}: a call would pass and return the wrong values")
+                               f"{expected}: a call would pass and return the wrong values")
 
 
 # The default of jit(cache_limit=...): most signatures of one function kept compiled.
