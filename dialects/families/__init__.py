@@ -32,4 +32,5 @@ from . import (  # noqa: F401  (importing a family module registers its records)
     special,
     complex_numbers,
     collectives,
+    random_bits,
 )

@@ -57,10 +57,10 @@ from math import prod
 from typing import Optional
 
 from mlir import ir
-from mlir.dialects import linalg, tensor
+from mlir.dialects import tensor
 
 from tensorad.dialects.families.linalg import operand_segments
-from tensorad.dialects.linalg_builder import carry_attributes, contract, empty_generic, iterator_kinds
+from tensorad.dialects.linalg_builder import YieldOp, carry_attributes, contract, empty_generic, iterator_kinds
 
 from ..walk import collect, copy_body, defining_op
 from .raise_contractions import contraction_dims, loop_dims
@@ -159,7 +159,7 @@ def _rewrite(op: ir.Operation, reads: list, groups: list, as_contraction: bool) 
             new, block = empty_generic(values[:len(inputs)], values[len(inputs):], maps,
                                        [kinds[group[0]] for group in groups])
             with ir.InsertionPoint(block):
-                linalg.YieldOp(copy_body(op, block.arguments)[1])
+                YieldOp(copy_body(op, block.arguments)[1])
         carry_attributes(op, new)
         for old, result, (_, reassociation, _) in zip(op.results, new.results, collapsed[len(inputs):]):
             if len(reassociation) != old.type.rank:

@@ -52,10 +52,9 @@ from typing import Optional
 from dataclasses import dataclass
 
 from mlir import ir
-from mlir.dialects import linalg
 
 from tensorad.dialects.families.linalg import operand_segments
-from tensorad.dialects.linalg_builder import carry_attributes, empty_generic, iterator_kinds
+from tensorad.dialects.linalg_builder import YieldOp, carry_attributes, empty_generic, iterator_kinds
 
 from ..options import option
 from ..walk import collect, copy_body, defining_op
@@ -119,7 +118,7 @@ def _rewrite(op: ir.Operation, splats: dict) -> None:
             for k in range(len(inputs) + len(inits)):
                 arguments.append(splats[k].clone(ip=ir.InsertionPoint(block)).results[0] if k in splats
                                  else next(fresh))
-            linalg.YieldOp(copy_body(op, arguments)[1])
+            YieldOp(copy_body(op, arguments)[1])
         carry_attributes(op, new)
     for old, result in zip(op.results, new.results):
         old.replace_all_uses_with(result)

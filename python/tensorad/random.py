@@ -4,8 +4,9 @@ The generator is JAX's default one, Threefry-2x32 (20 rounds), in the
 "partitionable" form that ``jax_threefry_partitionable`` selects (its default,
 ``True``, in JAX 0.10.2): the values of a draw of shape ``s`` are the hash of
 the 64-bit row-major positions ``0, 1, ...`` of ``s``, split into two 32-bit
-counter words. Every function is composed of :mod:`tensorad.numpy` ops (32-bit
-wrapping additions, xors, rotations made of shifts), so it runs eagerly on
+counter words. The hash is one op, ``tad.threefry2x32`` (its rounds are the
+body of one elementwise loop, as JAX's ``threefry2x32_p``); the rest is composed
+of :mod:`tensorad.numpy` ops, so every function runs eagerly on
 concrete keys, under :func:`tensorad.jit`, over a batch of keys under
 :func:`tensorad.vmap`, and under :func:`tensorad.grad` where a sample is a
 differentiable function of its parameters (``minval``/``maxval`` of
@@ -74,6 +75,8 @@ from typing import Sequence
 import ml_dtypes
 import numpy as np
 
+from tensorad.dialects.families import random_bits
+
 from . import autodiff
 from . import dtypes
 from . import lax
@@ -91,10 +94,6 @@ __all__ = ["PRNGKey", "key", "key_data", "wrap_key_data", "split", "fold_in", "b
 
 _WORD_BITS = 32
 _WORD_MASK = (1 << _WORD_BITS) - 1
-# Threefry's key-schedule parity constant and the rotations of its rounds, alternating in groups of four.
-_THREEFRY_PARITY = 0x1BD11BDA
-_THREEFRY_ROTATIONS = ((13, 15, 26, 6), (17, 29, 16, 24))
-_THREEFRY_GROUPS = 5
 _INT32_SIGN = np.int32(-2 ** 31)
 _INT64_SIGN = np.int64(-2 ** 63)
 _SQRT2 = math.sqrt(2.0)
@@ -137,25 +136,13 @@ def _takes_key(fn):
     return wrapper
 
 
-def _rotate_left(x, distance: int):
-    return shift_left_by(x, distance) | shift_right_by(x, _WORD_BITS - distance, logical=True)
-
-
 def _threefry2x32(key, x1, x2):
-    """The Threefry-2x32 hash of the counter words ``(x1, x2)`` (int32, broadcast together) under ``key``.
+    """The Threefry-2x32 hash (``tad.threefry2x32``) of the counter words ``(x1, x2)`` under ``key``.
 
-    int32 addition wraps as uint32's does, so the words keep JAX's bits.
+    The words are int32 (JAX's uint32 bits) and broadcast together.
     """
-    k1, k2 = key[0], key[1]
-    schedule = (k1, k2, k1 ^ k2 ^ _THREEFRY_PARITY)
-    x1, x2 = x1 + k1, x2 + k2
-    for group in range(_THREEFRY_GROUPS):
-        for distance in _THREEFRY_ROTATIONS[group % 2]:
-            x1 = x1 + x2
-            x2 = _rotate_left(x2, distance) ^ x1
-        x1 = x1 + schedule[(group + 1) % 3]
-        x2 = x2 + schedule[(group + 2) % 3] + (group + 1)
-    return x1, x2
+    words = [tnp.asarray(w) for w in (key[0], key[1], x1, x2)]
+    return tuple(Tracer.of(bits) for bits in random_bits.threefry2x32(*(w.value for w in words)))
 
 
 def _hash_positions(key, shape: tuple):

@@ -223,6 +223,23 @@ def test_compile_cache_is_off_unless_asked(monkeypatch, tmp_path):
     assert compile_cache.cache_key("m", "llvm", 2) != compile_cache.cache_key("m", "llvm", 1)
 
 
+def test_a_compile_never_imports_the_opdsl_linalg_module():
+    # Importing mlir.dialects.linalg runs OpDSL over every named op (0.04-0.13 s), paid by the first
+    # compile of a process (here, without isolation, the passes run in this process); they build linalg ops through tensorad.dialects.linalg_builder instead.
+    script = textwrap.dedent("""
+        import sys, numpy as np, tensorad as ta, tensorad.numpy as tnp
+        x = np.linspace(-1.0, 1.0, 48).reshape(6, 8)
+        loss = lambda w: (tnp.tanh(x @ w) * tnp.exp(-(x @ w) ** 2)).mean(axis=0).sum()
+        g = ta.jit(ta.grad(loss))(np.eye(8))
+        assert np.isfinite(np.asarray(g)).all()
+        print(sorted(m for m in sys.modules if m.startswith("mlir.dialects.linalg")))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, TENSORAD_COMPILE_CACHE="0", TENSORAD_ISOLATE="0"))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip() == "[]"
+
+
 def test_compile_scaling_benchmark_runs(capsys):
     rows = compile_scaling.main(["--sizes", "2", "--peers", ""])
     assert rows[0][0] == 2 and rows[0][1]["tensorad"] > 0

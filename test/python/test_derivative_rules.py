@@ -695,6 +695,7 @@ COVERED_BY_FAMILY_TESTS = {
                             "tad.shard"},  # mpiexec -n 2
     "test_lax_primitives.py": {"tad.argsort", "tad.cumsum", "tad.scatter", "tad.searchsorted"},
     "test_numpy_surface.py": {"tad.reverse"},
+    "test_random.py": {"tad.threefry2x32"},
 }
 
 

@@ -32,6 +32,8 @@ import scipy.stats
 import tensorad as ta
 import tensorad.numpy as tnp
 import tensorad.random as tr
+from tensorad.dialects.families import random_bits
+from tensorad.tracing import Tracer
 
 SEEDS = (0, 7, 2 ** 40 + 3)
 PROBABILITIES = np.array([0.1, 0.2, 0.3, 0.4])
@@ -185,8 +187,9 @@ def jax_tables(jax):
     keys = [r.PRNGKey(seed) for seed in SEEDS]
     batch = r.split(keys[1], 4)
     vmapped = jax.vmap(lambda k: (r.uniform(k, (3,)), r.randint(k, (2,), 0, 9), r.split(k)))(batch)
+    sampler_table = jax.jit(lambda k: samplers(r, k))  # compiled once, for every key
     return {"keys": keys, "tables": [draws(r, k) for k in keys], "factorized": factorized(r, keys[0]),
-            "batch": batch, "vmapped": vmapped, "samplers": [jax.jit(lambda k: samplers(r, k))(k) for k in keys],
+            "batch": batch, "vmapped": vmapped, "samplers": [sampler_table(k) for k in keys],
             "batched": jax.vmap(lambda k: batched(r, k))(batch),
             # Jitted: one compilation each (JAX compiles every sampler of every shape otherwise).
             "gradients": jax.jit(lambda k: gradients(r, jax.grad, k))(keys[2])}
@@ -227,6 +230,29 @@ def _check_table(ours: dict, theirs: dict, exact=EXACT, tolerance=TOLERANCE, abs
         else:
             atol = 1e-15 if absolute is None else absolute.get(name, 0.0)
             np.testing.assert_allclose(got, expected, rtol=tolerance[expected.dtype], atol=atol, err_msg=name)
+
+
+# Random123's known answers for Threefry-2x32 with 20 rounds (kat_vectors): key, counter, result words.
+THREEFRY_ANSWERS = [((0x00000000, 0x00000000), (0x00000000, 0x00000000), (0x6b200159, 0x99ba4efe)),
+                    ((0xffffffff, 0xffffffff), (0xffffffff, 0xffffffff), (0x1cb996fc, 0xbb002be7)),
+                    ((0x13198a2e, 0x03707344), (0x243f6a88, 0x85a308d3), (0xc4923a9c, 0x483df7a0))]
+
+
+def test_threefry_op_gives_the_known_answers_and_batches_over_keys():
+    words = lambda *w: np.array(w, np.uint32).view(np.int32)  # noqa: E731
+    keys = np.stack([words(*k) for k, _, _ in THREEFRY_ANSWERS])
+    counts = np.stack([words(*c) for _, c, _ in THREEFRY_ANSWERS])
+    expected = np.stack([words(*r) for _, _, r in THREEFRY_ANSWERS])
+
+    def hash_words(key, count):
+        bits = random_bits.threefry2x32(*(tnp.asarray(w).value for w in (key[0], key[1], count[0], count[1])))
+        return tnp.stack([Tracer.of(b) for b in bits])
+
+    for key, count, answer in zip(keys, counts, expected):
+        assert np.array_equal(ta.jit(hash_words)(key, count), answer)
+    assert np.array_equal(ta.jit(ta.vmap(hash_words))(keys, counts), expected)
+    # One op per hash, whatever the size of the draw.
+    assert ta.jit(lambda k: tr.bits(k, (64, 64))).lower(tr.PRNGKey(0)).as_text("tad").count("tad.threefry2x32") == 1
 
 
 def test_keys_are_jax_keys(jax_results):
