@@ -574,4 +574,16 @@ irdl.dialect @tad {
     irdl.results(result: %1)
     irdl.attributes {"processes" = %2}
   }
+  // ---- random_bits ----
+  // Threefry-2x32 (20 rounds) of the int32 words (count1, count2) under the key (key1, key2), elementwise.
+  irdl.operation @threefry2x32 {
+    %0 = irdl.base "!builtin.tensor"
+    %1 = irdl.base "!builtin.tensor"
+    %2 = irdl.base "!builtin.tensor"
+    %3 = irdl.base "!builtin.tensor"
+    %4 = irdl.base "!builtin.tensor"
+    %5 = irdl.base "!builtin.tensor"
+    irdl.operands(key1: %0, key2: %1, count1: %2, count2: %3)
+    irdl.results(bits1: %4, bits2: %5)
+  }
 }
