@@ -541,27 +541,25 @@ def run_isolated(module: ir.Module, pipeline, verify_each: bool = True,
         # A bug in a pass rather than a property of the input: find the pass and keep its input.
         raise _locate(source, module.context, stages, verify_each, prepare, result[2])
     if result[0] == "failed":
-        # The failure's diagnostics are MLIR objects that cannot cross the
-        # process boundary: run the stages again here, up to the failing one,
-        # to raise the same MLIRError with its locations (a failed pass stops
-        # its pipeline before anything could crash, so this is safe).
-        replayed = ir.Module.parse(source, module.context)
-        for name, text in stages:
-            _run_stage(replayed, name, text, build_pass_manager(text, module.context, verify_each), verify_each,
-                       prepare)
-        raise RuntimeError(f"stage {result[1]!r} failed in a child process ({result[2]}) but not here")
+        # The diagnostics came as text: the same MLIRError, its locations in this context, without running
+        # the stages again (a refused memory budget would be solved twice).
+        err = ir.MLIRError(result[3], [_diagnostic_here(d, module.context) for d in result[4]])
+        err.stage = result[1]
+        raise err
     if results is not None:
         results.extend(result[2])
     return ir.Module.parse(result[1], module.context)
 
 
 def _outcome(module, managers, verify_each, prepare, returned) -> tuple:
-    """Run the stages: ``("done", bytecode, what the passes returned)`` or ``("failed", stage, diagnostics)``."""
+    """Run the stages: ``("done", bytecode, what the passes returned)`` or
+    ``("failed", stage, diagnostics' summary, message, diagnostics)`` (see :func:`_diagnostic_record`)."""
     for name, text, manager in managers:
         try:
             _run_stage(module, name, text, manager, verify_each, prepare)
         except ir.MLIRError as err:
-            return ("failed", name, _diagnostics(err))
+            return ("failed", name, _diagnostics(err), err.message,
+                    [_diagnostic_record(d) for d in err.error_diagnostics])
     return ("done", _bytecode(module), returned)
 
 
@@ -581,6 +579,41 @@ def _run_stage(module, name, text, manager, verify_each, prepare) -> None:
 
 def _diagnostics(err: ir.MLIRError) -> str:
     return "; ".join(str(d.message) for d in getattr(err, "error_diagnostics", [])) or str(err)
+
+
+@dataclass(frozen=True)
+class CopiedDiagnostic:
+    """A diagnostic of a pass that ran in another process, as ``ir.DiagnosticInfo`` reads."""
+
+    severity: ir.DiagnosticSeverity
+    location: ir.Location
+    message: str
+    notes: tuple
+
+
+def _diagnostic_record(diagnostic) -> tuple:
+    """``(severity, location text, message, notes)`` of a diagnostic: what crosses the process boundary."""
+    return (diagnostic.severity.name, str(diagnostic.location), diagnostic.message,
+            tuple(_diagnostic_record(note) for note in diagnostic.notes))
+
+
+def _diagnostic_here(record: tuple, context: ir.Context) -> CopiedDiagnostic:
+    """The diagnostic of ``record`` with its location made again in ``context``.
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> copied = _diagnostic_here(("ERROR", 'loc("a.py":3:1)', "too big", ()), make_context())
+    >>> str(copied.location), copied.severity.name
+    ('loc("a.py":3:1)', 'ERROR')
+    """
+    severity, location, message, notes = record
+    try:  # a location has no parser of its own: the one of an empty module carries it
+        where = ir.Module.parse(f"module {{}} {location}", context).operation.location
+    except ir.MLIRError:  # not one MLIR prints and parses back the same: its text, as a name
+        where = ir.Location.name(location, context=context)
+    return CopiedDiagnostic(ir.DiagnosticSeverity[severity], where, message,
+                            tuple(_diagnostic_here(note, context) for note in notes))
 
 
 def _locate(source: bytes, context, stages, verify_each, prepare, died: str) -> PassCrash:

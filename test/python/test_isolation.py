@@ -78,6 +78,41 @@ def test_pass_failures_keep_their_diagnostics():
         isolation.run_isolated(module, "tad-remat{budget=1}")
 
 
+@pytest.mark.parametrize("persistent", [False, True])
+def test_a_failed_stage_is_raised_with_its_locations_and_not_run_again(tmp_path, monkeypatch, persistent):
+    # Each run of the pass appends its process to a file: the stage runs once, in the child.
+    runs = tmp_path / "runs"
+    name = f"refusing_pass_{int(persistent)}"  # a module of its own: a cached one would write elsewhere
+    (tmp_path / f"{name}.py").write_text(textwrap.dedent(f"""
+        import os
+        from mlir import ir
+
+        def run(op, pass_):
+            with open({str(runs)!r}, "a") as out:
+                out.write(f"{{os.getpid()}}\\n")
+            where = ir.Location.callsite(ir.Location.file("model.py", 7, 3), [ir.Location.file("train.py", 2, 1)])
+            where.emit_error("no schedule fits")
+            pass_.signal_pass_failure()
+    """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(registry.PASSES, "test-refuse",
+                        registry.PassInfo("test-refuse", "Refuse", f"{name}:run"))
+    monkeypatch.setenv("TENSORAD_ISOLATE", "1")
+    context = compiler.TraceState.context()
+    module = ir.Module.parse(SOURCE, context)
+    with pytest.raises(ir.MLIRError) as info:
+        isolation.run_isolated(module, "", stages=[("lowered", "cse"), ("planned", "test-refuse")],
+                               persistent=persistent)
+    err = info.value
+    [diagnostic] = err.error_diagnostics
+    assert err.stage == "planned" and diagnostic.message == "no schedule fits"
+    assert diagnostic.severity == ir.DiagnosticSeverity.ERROR and diagnostic.location.context is context
+    assert str(diagnostic.location) == 'loc(callsite("model.py":7:3 at "train.py":2:1))'
+    assert 'error: callsite("model.py":7:3 at "train.py":2:1): no schedule fits' in str(err)
+    pids = runs.read_text().split()
+    assert len(pids) == 1 and int(pids[0]) != os.getpid()
+
+
 def test_jit_turns_a_crash_into_a_compile_error(aborting_pass, monkeypatch):
     stages = compiler.STAGES
     monkeypatch.setattr(compiler, "STAGES", tuple(
