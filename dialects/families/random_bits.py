@@ -19,14 +19,11 @@ results are integers: no derivative.
 
 Examples
 --------
->>> from tensorad.dialects import make_context
->>> with make_context(), ir.Location.unknown():
-...     module = ir.Module.create()
-...     with ir.InsertionPoint(module.body):
-...         zero = builder.constant(0, (4,), ir.IntegerType.get_signless(32))
-...         hi, lo = threefry2x32(zero, zero, zero, zero)
->>> hi.owner.name, hi.shape, len(hi.owner.results)
-('tad.threefry2x32', (4,), 2)
+>>> from tensorad.dialects.record import has_trait, record_of
+>>> has_trait("tad.threefry2x32", Trait.ELEMENTWISE), has_trait("tad.threefry2x32", Trait.ZERO_DERIVATIVE)
+(True, True)
+>>> record_of("tad.threefry2x32").declaration.results
+('bits1', 'bits2')
 """
 
 from __future__ import annotations
