@@ -246,11 +246,20 @@ def _close_inherited_files(keep: set) -> None:
                 pass
 
 
-def _serve(requests: int, replies: int, context: ir.Context) -> None:
-    """The compile worker's loop: a request, its stages, the reply; until the parent closes ``requests``."""
+def _serve(requests: int, replies: int, context: ir.Context, prepared: tuple = ()) -> None:
+    """The compile worker's loop: a request, its stages, the reply; until the parent closes ``requests``.
+
+    The pipelines of ``prepared`` are built first (their passes' modules
+    imported), while the parent traces what it will ask for.
+    """
     code = 1
     try:
         context.enable_multithreading(True)  # the worker never forks: its passes may run on every core
+        for text in prepared:
+            try:
+                build_pass_manager(text, context)
+            except Exception:  # noqa: BLE001 - a request building it says what is wrong
+                pass
         with os.fdopen(requests, "rb") as inbox, os.fdopen(replies, "wb") as outbox:
             served = 0
             while (frame := _read_frame(inbox)) is not None:
@@ -281,7 +290,7 @@ def _serve(requests: int, replies: int, context: ir.Context) -> None:
 class _Worker:
     """The parent's end of a compile worker (see the module's text): its pipes, its standard error, its owner."""
 
-    def __init__(self, context: ir.Context):
+    def __init__(self, context: ir.Context, prepared: tuple = ()):
         self.context, self.owner, self.passes = context, os.getpid(), tuple(PASSES.items())
         requests_out, requests_in = os.pipe()
         replies_out, replies_in = os.pipe()
@@ -307,7 +316,7 @@ class _Worker:
                 # What the parent made is never collected here: a collection would copy every page it walks.
                 gc.freeze()
             finally:
-                _serve(requests_out, replies_in, context)
+                _serve(requests_out, replies_in, context, prepared)
         os.close(requests_out)
         os.close(replies_in)
         self.pid, self.errors = pid, errors
@@ -400,6 +409,29 @@ def restart_worker() -> None:
 
 
 atexit.register(restart_worker)
+
+
+def start_worker(context: ir.Context, prepared: tuple = ()) -> None:
+    """Fork the compile worker of ``context`` now, unless it has one, to build the pipelines of ``prepared``.
+
+    A compilation calls this before it traces: the worker imports the passes
+    it will run while the function is traced here. Without isolation, or
+    where this process has a worker already, it does nothing.
+
+    Examples
+    --------
+    >>> from tensorad.dialects import make_context
+    >>> start_worker(make_context(), ("canonicalize",))
+    """
+    global _worker
+    if not isolation_enabled():
+        return
+    with _worker_lock:
+        if _worker is not None and not _worker.serves(context):
+            _worker.stop()
+            _worker = None
+        if _worker is None:
+            _worker = _Worker(context, tuple(str(text) for text in prepared))
 
 
 def _in_worker(context: ir.Context, request: bytes, meanwhile) -> tuple[list, Optional[str]]:

@@ -31,7 +31,7 @@ from mlir import ir
 from mlir.dialects import arith, func, tensor
 
 from tensorad.passes.dims import argument_checks
-from tensorad.passes.isolation import PassCrash, run_isolated
+from tensorad.passes.isolation import PassCrash, run_isolated, start_worker
 from tensorad.passes.jit_differentiate import JitDifferentiateOptions
 from tensorad.passes.lower.donated import DONATED, donated_arguments
 from tensorad.passes.lower.host import num_threads, vector_bits
@@ -725,6 +725,11 @@ class Jitted:
         # GPU code copies its arguments to the device: there is nothing to donate.
         donated = static.donated if static and self.device == "cpu" else ()
         with COMPILE_LOCK, baked.recording() as read:
+            if self.device == "cpu" and compile_cache.cache_dir() is None:
+                # The first compilation of a process: the worker that will run the stages imports
+                # their passes while the function is traced here (forked under the lock: no MLIR
+                # work runs in another thread meanwhile).
+                start_worker(TraceState.context(), tuple(pipeline for _, pipeline in STAGES))
             module, out_tree, out_avals = trace_function(self._with_statics(static), in_avals,
                                                          in_tree=in_tree)
             # Values compiled in as constants (parameters the function closes over): when

@@ -188,6 +188,37 @@ def test_the_compile_worker_serves_one_compilation_after_another(pid_pass):
     assert _where()[0] not in (first, os.getpid())
 
 
+def _children() -> set:
+    """The processes this one forked that still run (from /proc)."""
+    found = set()
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):  # not a process, or one that ended meanwhile
+            continue
+        if int(fields[1]) == os.getpid() and fields[0] != "Z":
+            found.add(int(name))
+    return found
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not os.path.isdir("/proc"), reason="needs os.fork and /proc")
+def test_the_worker_is_forked_before_the_first_trace_and_runs_its_stages(pid_pass, monkeypatch):
+    monkeypatch.delenv("TENSORAD_COMPILE_CACHE", raising=False)
+    isolation.restart_worker()
+    before = _children()
+    traced = []
+
+    def f(x):
+        traced.append(_children() - before)  # while tracing: the worker exists already
+        return x * 2.0
+
+    lowered = ta.jit(f).lower(np.ones(3))
+    [(worker,)] = traced
+    assert _where()[0] == worker  # the stages run in it
+    assert "arith.mulf" in lowered.as_text("tad")
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_a_crashed_compile_worker_is_forked_again(aborting_pass, pid_pass):
     before, _ = _where()
