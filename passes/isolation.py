@@ -18,8 +18,9 @@ writes to the parent's pages (Python's reference counts) and each written
 page is copied, with cold caches: a small program's stages took 21 ms there
 against 8 ms in the parent. The compiler's stages (``run_isolated(...,
 persistent=True)``, as :func:`tensorad.compiler.run_stages` asks) therefore
-go to a *compile worker*: a child forked once, at the first compilation,
-that runs one request after another and answers each with the same bytecode
+go to a *compile worker*: a child forked once, as the first compilation
+starts to trace (:func:`start_worker`: it imports the passes of the stages
+meanwhile), that runs one request after another and answers each with the same bytecode
 and pass results. It sees the parent's environment variables as they are at
 each request, and is forked again when it died, when the pass registry
 changed, when the request comes from another process (a fork of this one)
