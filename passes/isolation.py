@@ -424,28 +424,30 @@ def start_worker(context: ir.Context, prepared: tuple = ()) -> None:
     >>> from tensorad.dialects import make_context
     >>> start_worker(make_context(), ("canonicalize",))
     """
-    global _worker
     if not isolation_enabled():
         return
     with _worker_lock:
-        if _worker is not None and not _worker.serves(context):
-            _worker.stop()
-            _worker = None
-        if _worker is None:
-            _worker = _Worker(context, tuple(str(text) for text in prepared))
+        _serving_worker(context, tuple(str(text) for text in prepared))
+
+
+def _serving_worker(context: ir.Context, prepared: tuple = ()) -> _Worker:
+    """This process's compile worker for ``context``, forked when it has none that serves it (under the lock)."""
+    global _worker
+    if _worker is not None and not _worker.serves(context):
+        _worker.stop()
+        _worker = None
+    if _worker is None:
+        _worker = _Worker(context, prepared)
+    return _worker
 
 
 def _in_worker(context: ir.Context, request: bytes, meanwhile) -> tuple[list, Optional[str]]:
     """Run ``request`` in this process's compile worker (forked first when it has none that serves ``context``)."""
     global _worker
     with _worker_lock:
-        if _worker is not None and not _worker.serves(context):
-            _worker.stop()
-            _worker = None
-        if _worker is None:
-            _worker = _Worker(context)
-        frames, died = _worker.call(request, meanwhile)
-        if _worker.pid is None:
+        worker = _serving_worker(context)
+        frames, died = worker.call(request, meanwhile)
+        if worker.pid is None:
             _worker = None
         return frames, died
 
