@@ -5,7 +5,7 @@ kernel calls only and marks it ``optnone``, as ``tad-split-long-functions``
 marks its chunks: tens of thousands of instructions that LLVM could not
 make faster. MLIR's ExecutionEngine optimizes a module at one level, with a
 pass pipeline that has no instrumentation to skip ``optnone`` functions, so
-that code went through -O3 with the kernels: most of the optimizer's time
+that code went through the kernels' optimization (-O3 then) with them: most of the optimizer's time
 on a 128-step recurrent gradient (3–4 s of it). :func:`split_host_code`
 moves those functions into a module of their own, which
 :class:`tensorad.runtime.Executable` compiles at -O0, its calls bound to

@@ -297,8 +297,8 @@ def test_kernels_compile_in_parts_at_once_and_bind_across_them(monkeypatch):
 
 
 def test_an_entry_without_host_code_compiles_beside_its_thread_loops(monkeypatch):
-    # No repeated layers, so no host code: the entry is compiled at -O3 in a part of its own, at once with the
-    # part that holds its thread loops' work functions (whose addresses it reads from its import table).
+    # No repeated layers, so no host code: the entry is compiled at the kernels' level in a part of its own, at once
+    # with the part that holds its thread loops' work functions (whose addresses it reads from its import table).
     import tensorad.runtime as runtime
     rng = np.random.default_rng(6)
     w1, w2 = rng.standard_normal((512, 512)) / 20, rng.standard_normal((512, 512)) / 20
