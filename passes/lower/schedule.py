@@ -43,16 +43,19 @@ from typing import Optional, Sequence
 PARALLEL_MIN_FMAS = 1 << 22
 PARALLEL_MIN_ELEMENTS = 1 << 18
 _OVERSHARDING, _MIN_CHUNK_STEPS = 4, 16
-# Register tile of a contraction: at most this many rows, and this many
-# vectors of columns (MR x NR/lanes accumulators plus the operands fit in 32
-# vector registers).
-_MAX_ROWS, _ROW_VECTORS = 8, 2
-# Cache tile of a contraction whose streamed operand is larger than
-# _L2_BLOCK_BYTES: its block of _CACHE_K x _CACHE_N elements stays in L2 while
-# every row block passes over it.
-_CACHE_K, _CACHE_N, _L2_BLOCK_BYTES = 256, 512, 512 * 1024
+# Register tile of a contraction: this many vectors of columns, and as many
+# rows as keep its accumulators (rows x _ROW_VECTORS) within half the vector
+# registers, the other half holding the operands: 8 rows with AVX-512's 32
+# registers, 4 with AVX2's 16 (8 rows there spilled accumulators on every
+# step of the contracting loop: a 1024^3 float32 matmul took 35 ms, 14 ms
+# with 4, on a 2-core Zen 3).
+_ROW_VECTORS = 2
+# Cache tile of a contraction whose streamed operand is larger than the L2
+# block: its block of _CACHE_K x cache columns (:func:`_cache_block`) stays in
+# L2 while every row block passes over it.
+_CACHE_K = 256
 # The streamed operand of a contraction with at least this many rows (and
-# larger than _L2_BLOCK_BYTES) is packed into panels of the register tile's
+# larger than an L2 block) is packed into panels of the register tile's
 # width: with fewer rows (an MLP's batch of 128) the copy costs what it saves.
 _PACK_MIN_ROWS = 256
 # Vector tile of other ops: at most this many registers along the innermost loop.
@@ -195,20 +198,21 @@ def choose(loops: Loops, contraction: bool, bits: int, threads: int,
     Examples
     --------
     A 512x512x512 float32 matmul (loops ``m, k, n``) on 256-bit vectors and 4
-    threads: 4 chunks of 128 rows, cache blocks of 256 along ``k`` (the
-    streamed operand, 1 MiB, does not fit an L2 block), an 8x16 register
-    tile, and a contracting loop of step 1:
+    threads: 8 chunks of 64 rows, cache blocks of 256 along ``k`` and ``n``
+    (the streamed operand, 1 MiB, does not fit an AVX2 core's L2 block of
+    256 KiB), a 4x16 register tile (8 accumulators of AVX2's 16 registers),
+    and a contracting loop of step 1:
 
     >>> mm = Loops(sizes=[512, 512, 512], parallel=[True, False, True],
     ...            dims=[[0, 1], [1, 2], [0, 2]], n_inputs=2, element_bits=32)
     >>> choose(mm, contraction=True, bits=256, threads=4)
-    Schedule(threads=[128, 0, 0], cache=[0, 256, 0], register=[8, 0, 16], reduction=[0, 1, 0], partial=None)
+    Schedule(threads=[64, 0, 0], cache=[0, 256, 256], register=[4, 0, 16], reduction=[0, 1, 0], partial=None)
     """
     lanes = max(bits // loops.element_bits, 1)
     if contraction:
         dims = _contraction_dims(loops)
         if dims is not None:
-            return _contraction_schedule(loops, dims, lanes, threads)
+            return _contraction_schedule(loops, dims, bits, threads)
     n = len(loops.sizes) - 1
     split = _partial_schedule(loops, lanes, threads) if split_reduction else None
     if split is not None:
@@ -296,7 +300,7 @@ def pack_plan(loops: Loops, bits: int) -> Optional[PackPlan]:
     nr = _vector_tile(loops.sizes[n], lanes, _ROW_VECTORS)
     depth = loops.sizes[k]
     if (nr is None or nr % lanes or cols <= nr or big < _PACK_MIN_ROWS
-            or depth * cols * loops.element_bits // 8 <= _L2_BLOCK_BYTES):
+            or depth * cols * loops.element_bits // 8 <= _cache_block(bits)[0]):
         return None
     return PackPlan(streamed, other, m, k, nr)
 
@@ -336,6 +340,42 @@ def _partial_schedule(loops: Loops, lanes: int, threads: int) -> Optional[Schedu
     schedule = Schedule(register=register, partial=[0] * n + [width])
     schedule.threads = _thread_tiles(loops, register, threads, PARALLEL_MIN_ELEMENTS)
     return schedule.drop_whole_tiles(loops.sizes)
+
+
+def _vector_registers(bits: int) -> int:
+    """Vector registers of an x86 core with ``bits``-wide vectors: 32 with AVX-512, 16 with AVX2, AVX or SSE.
+
+    Read from the vector width, not the host, so that a schedule depends on
+    the pass's options alone (``vector-bits``).
+    """
+    return 32 if bits >= 512 else 16
+
+
+def _max_rows(bits: int) -> int:
+    """Rows of a contraction's register tile: accumulators in half the vector registers.
+
+    Examples
+    --------
+    >>> _max_rows(512), _max_rows(256)
+    (8, 4)
+    """
+    return _vector_registers(bits) // 2 // _ROW_VECTORS
+
+
+def _cache_block(bits: int) -> tuple:
+    """``(bytes, columns)`` of a contraction's L2 block: the streamed operand's block above which it is tiled.
+
+    Cores with AVX-512 (server parts) have 1-2 MiB of L2 per core: 512 KiB
+    blocks of 512 columns. AVX2 cores have 256 KiB-1 MiB (512 KiB on Zen 2
+    and 3): 256 KiB blocks of 256 columns, which took a 1024^3 float32
+    matmul from 14.1 to 13.2 ms there.
+
+    Examples
+    --------
+    >>> _cache_block(512), _cache_block(256)
+    ((524288, 512), (262144, 256))
+    """
+    return (512 * 1024, 512) if bits >= 512 else (256 * 1024, 256)
 
 
 def _largest_divisor(n: int, at_most: int, multiple_of: int = 1) -> Optional[int]:
@@ -419,8 +459,10 @@ def _panel_dim(loops: Loops, n: int) -> Optional[int]:
     return streamed[0][0] if loops.parallel[streamed[0][0]] else None
 
 
-def _contraction_schedule(loops: Loops, dims: tuple, lanes: int, threads: int) -> Optional[Schedule]:
+def _contraction_schedule(loops: Loops, dims: tuple, bits: int, threads: int) -> Optional[Schedule]:
     m, n = dims
+    lanes = max(bits // loops.element_bits, 1)
+    block_bytes, block_columns = _cache_block(bits)
     sizes = loops.sizes
     cols = _vector_tile(sizes[n], lanes, _ROW_VECTORS)
     if cols is None:
@@ -428,7 +470,7 @@ def _contraction_schedule(loops: Loops, dims: tuple, lanes: int, threads: int) -
     register = [1 if parallel else 0 for parallel in loops.parallel]
     register[n] = cols
     if m is not None:
-        register[m] = _largest_divisor(sizes[m], _MAX_ROWS)
+        register[m] = _largest_divisor(sizes[m], _max_rows(bits))
     reduction = [0 if parallel else 1 for parallel in loops.parallel]
     schedule = Schedule(register=register, reduction=reduction)
     schedule.threads = _thread_tiles(loops, register, threads, PARALLEL_MIN_FMAS)
@@ -438,12 +480,12 @@ def _contraction_schedule(loops: Loops, dims: tuple, lanes: int, threads: int) -
     panel = _panel_dim(loops, n)
     if panel is not None:
         columns *= (schedule.threads or [0] * len(sizes))[panel] or sizes[panel]
-    if len(contracting) == 1 and sizes[contracting[0]] * columns * loops.element_bits // 8 > _L2_BLOCK_BYTES:
+    if len(contracting) == 1 and sizes[contracting[0]] * columns * loops.element_bits // 8 > block_bytes:
         cache = [0] * len(sizes)
         cache[contracting[0]] = _CACHE_K
         if panel is None:
-            cache[n] = _largest_divisor(columns, _CACHE_N, cols) or 0
+            cache[n] = _largest_divisor(columns, block_columns, cols) or 0
         else:
-            cache[panel] = _largest_divisor(columns // sizes[n], max(_CACHE_N // sizes[n], 1)) or 0
+            cache[panel] = _largest_divisor(columns // sizes[n], max(block_columns // sizes[n], 1)) or 0
         schedule.cache = cache
     return schedule.drop_whole_tiles(sizes)

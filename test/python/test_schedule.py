@@ -69,8 +69,16 @@ def test_a_matmul_gets_a_register_tile_and_a_contracting_loop():
 
 def test_a_large_matmul_gets_threads_and_a_cache_tile():
     assert 512 * 512 * 512 >= PARALLEL_MIN_FMAS
+    # AVX-512: 8 x 32 accumulators (16 of 32 registers), 1 MiB of B in L2 blocks of 256 x 512 (512 KiB).
+    s = choose(matmul(512, 512, 512), True, 512, 4)
+    assert s == Schedule(threads=[128, 0, 0], cache=[0, 256, 0], register=[8, 0, 32], reduction=[0, 1, 0])
+
+
+def test_a_matmul_on_avx2_keeps_its_accumulators_in_half_of_16_registers():
+    # AVX2: 4 x 16 (8 accumulators; 8 rows spilled them), L2 blocks of 256 x 256 (256 KiB).
     s = choose(matmul(512, 512, 512), True, 256, 4)
-    assert s == Schedule(threads=[128, 0, 0], cache=[0, 256, 0], register=[8, 0, 16], reduction=[0, 1, 0])
+    assert s == Schedule(threads=[64, 0, 0], cache=[0, 256, 256], register=[4, 0, 16], reduction=[0, 1, 0])
+    assert choose(matmul(16, 32, 64), True, 256, 1).register == [4, 0, 16]
 
 
 def test_a_packed_matmul_takes_its_cache_tile_in_panels():
