@@ -58,7 +58,7 @@ from ..options import option
 from ..walk import collect, splice_block
 from .host import vector_bits as host_vector_bits
 from .loop_nest import loops_of
-from .schedule import Schedule, choose, contracts_in_vectors
+from .schedule import Schedule, choose, contracts_in_vectors, masked_vector_sizes
 from .threads import ThreadOptions
 
 # scf.for's attribute of LLVM loop metadata, which convert-scf-to-cf puts on the loop's back edge.
@@ -107,12 +107,12 @@ def run(op: ir.Operation, pass_, options: CodegenOptions = CodegenOptions()) -> 
         schedule = choose(loops, inner.name == "linalg.contract", bits, options.threads,
                           split_reduction=not reads_indices)
         if schedule is not None:
-            scheduled.append((inner, loops, schedule))
+            scheduled.append((inner, loops, schedule, masked_vector_sizes(loops, schedule, bits)))
     _apply(scheduled)
 
 
 def _apply(scheduled: Sequence[tuple]) -> None:
-    """Run each ``(op, loops, schedule)``'s script on its op, one interpreter call per op.
+    """Run each ``(op, loops, schedule, vector sizes)``'s script on its op, one interpreter call per op.
 
     One script for all ops would hold a handle per op, and each tiling
     checks every live handle: compile time would grow with the square of
@@ -121,11 +121,11 @@ def _apply(scheduled: Sequence[tuple]) -> None:
     scripts = {}
     options = interpreter.TransformOptions()
     options.expensive_checks = False
-    for op, loops, s in scheduled:
+    for op, loops, s, masked in scheduled:
         to_contract = not s.partial and contracts_in_vectors(loops, s)
-        key = (repr(s), to_contract)  # ops with the same tiles share one script
+        key = (repr(s), to_contract, repr(masked))  # ops with the same tiles share one script
         if key not in scripts:
-            scripts[key] = _script(s, to_contract)
+            scripts[key] = _script(s, to_contract, masked)
         script = scripts[key]
         region = None if s.tiles_anything() else _enclose(op)
         try:
@@ -139,11 +139,14 @@ def _apply(scheduled: Sequence[tuple]) -> None:
             _inline(region)
 
 
-def _script(s: Schedule, to_contract: bool) -> ir.Module:
+def _script(s: Schedule, to_contract: bool, masked: list | None = None) -> ir.Module:
     """The transform script carrying out schedule ``s`` on the op bound to its entry's argument.
 
     ``to_contract`` (see :func:`.schedule.contracts_in_vectors`) says whether
-    a multiply feeding a reduction may become a ``vector.contract``. The
+    a multiply feeding a reduction may become a ``vector.contract``;
+    ``masked`` the vector sizes of a tile vectorized with masks (see
+    :func:`.schedule.masked_vector_sizes`), whose masked loads and stores
+    the script lowers before the contraction. The
     vector patterns apply inside the op's outermost new loop only: the
     script's cost does not grow with the size of the function around the op.
     """
@@ -184,13 +187,16 @@ def _script(s: Schedule, to_contract: bool) -> ir.Module:
             vectorized = [fills, handle, combining]
             reduction_loops = [partial_loop]
         for target in vectorized:
-            structured.VectorizeOp(target)
+            structured.VectorizeOp(target, vector_sizes=masked)
         # A multiply feeding a reduction becomes a vector.contract before
         # canonicalization folds unit reductions away, where that is safe (see
         # contracts_in_vectors); elsewhere a multi_reduction of the product is as fast.
         with ir.InsertionPoint(transform.ApplyPatternsOp(outer).patterns):
             if to_contract:
                 vector.ApplyVectorReductionToContractPatternsOp()
+            if masked:
+                vector.ApplyLowerMasksPatternsOp()
+                vector.ApplyLowerMaskedTransfersPatternsOp()
             vector.ApplyTransferPermutationPatternsOp()
             transform.ApplyCanonicalizationPatternsOp()
         # Innermost first: the accumulator tile moves out of each contracting loop in

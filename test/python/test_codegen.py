@@ -42,6 +42,10 @@ CONTRACTIONS = {
     "matmul_cache_tiled": (lambda a, b: a @ b, [(64, 1040), (1040, 1024)]),
     "matmul_odd": (lambda a, b: a @ b, [(13, 37), (37, 50)]),
     "matmul_narrow": (lambda a, b: a @ b, [(128, 512), (512, 10)]),
+    # Register tiles of no vector shape (5, 6, 12 columns) are vectorized with masks.
+    "matmul_five_columns": (lambda a, b: a @ b, [(7, 9), (9, 5)]),
+    "lhs_transposed_narrow": (lambda a, b: a.T @ b, [(96, 200), (96, 12)]),
+    "rhs_transposed_narrow": (lambda a, b: a @ b.T, [(200, 96), (6, 96)]),
     "lhs_transposed": (lambda a, b: a.T @ b, [(96, 200), (96, 256)]),
     "rhs_transposed": (lambda a, b: a @ b.T, [(200, 96), (256, 96)]),
     "batched": (lambda a, b: a @ b, [(3, 40, 24), (3, 24, 48)]),
@@ -54,6 +58,16 @@ def test_contractions_match_numpy(name, threads):
     fn, shapes = CONTRACTIONS[name]
     args = [_rand(*s) for s in shapes]
     np.testing.assert_allclose(ta.jit(fn)(*args), fn(*args), rtol=2e-4, atol=2e-4)
+
+
+def test_a_narrow_contraction_is_masked_and_exact_in_float64():
+    # 5 columns are no vector register shape on any x86 width: masked loads and stores of 8 lanes.
+    a, b = _rand(64, 300, dtype=np.float64), _rand(300, 5, dtype=np.float64)
+    product = ta.jit(lambda a, b: a @ b)
+    assert "llvm.intr.masked.load" in product.lower(a, b).as_text("llvm")
+    np.testing.assert_allclose(product(a, b), a @ b, rtol=1e-12, atol=1e-12)
+    gradient = ta.jit(ta.grad(lambda a, b: tnp.sum(tnp.tanh(a @ b))))(a, b)
+    np.testing.assert_allclose(gradient, (1 - np.tanh(a @ b) ** 2) @ b.T, rtol=1e-12, atol=1e-12)
 
 
 ELEMENTWISE = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tensorad.passes.lower.schedule import (PARALLEL_MIN_ELEMENTS, PARALLEL_MIN_FMAS, Loops, PackPlan, Schedule,
-                                            choose, contracts_in_vectors, pack_plan)
+                                            choose, contracts_in_vectors, masked_vector_sizes, pack_plan)
 
 
 def elementwise(*sizes: int, bits: int = 32) -> Loops:
@@ -163,3 +163,15 @@ def test_partial_results_take_rows_of_the_innermost_loop_longer_than_one():
     # sum(y, axis=-1, keepdims=True) fused into its reader: loops (8, 128, 1, 256).
     loops = Loops([8, 128, 1, 256], [True, True, True, False], [[0, 1, 2, 3], [0, 1, 2]], 1, 32)
     assert choose(loops, False, 512, 1) == Schedule(register=[1, 4, 0, 0], partial=[0, 0, 0, 32])
+
+
+def test_a_register_tile_of_no_vector_shape_is_masked_at_the_next_power_of_two():
+    # 10 float32 columns on 8 lanes: 16 masked lanes; 16 columns are whole vectors, 4 one xmm register.
+    for columns, masked in ((10, [4, 1, 16]), (16, None), (4, None), (5, [4, 1, 8])):
+        loops = matmul(128, 512, columns)
+        assert masked_vector_sizes(loops, choose(loops, True, 256, 1), 256) == masked
+    # Float64 on AVX2 (4 lanes): 6 columns take 8 masked lanes.
+    loops = Loops([64, 32, 6], [True, False, True], [[0, 1], [1, 2], [0, 2]], 2, 64)
+    assert masked_vector_sizes(loops, choose(loops, True, 256, 1), 256) == [4, 1, 8]
+    # Not a register-tiled contraction: nothing is masked.
+    assert masked_vector_sizes(elementwise(128, 10), choose(elementwise(128, 10), False, 256, 1), 256) is None
