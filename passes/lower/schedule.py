@@ -269,7 +269,7 @@ def masked_vector_sizes(loops: Loops, schedule: Schedule, bits: int) -> Optional
     n = dims[1]
     sizes = list(loops.sizes)
     for tiles in (schedule.threads, schedule.cache, schedule.register, schedule.reduction):
-        sizes = [t or n for t, n in zip(tiles or [0] * len(sizes), sizes)]
+        sizes = [tile or extent for tile, extent in zip(tiles or [0] * len(sizes), sizes)]
     lanes = max(bits // loops.element_bits, 1)
     columns = sizes[n]
     if columns % lanes == 0 or columns & (columns - 1) == 0:

@@ -246,6 +246,13 @@ def test_compile_scaling_benchmark_runs(capsys):
     assert "tensorad s" in capsys.readouterr().out
 
 
+def _parts_of_any_size(monkeypatch):
+    """Let kernel groups of any size be parts of their own: how many ops a register tile unrolls to
+    depends on the host's vector width (AVX2's 4-row tiles are half AVX-512's), not what is tested."""
+    from tensorad.host_code import split_kernels
+    monkeypatch.setattr(split_kernels, "__defaults__", (1,))
+
+
 def test_kernels_compile_in_parts_at_once_and_bind_across_them(monkeypatch):
     # Two kinds of layers, each repeated (host code), large enough for thread loops. With two cores the kernels
     # compile in two parts at once, a part reading what it uses from the other (the thread pool's launch
@@ -264,6 +271,7 @@ def test_kernels_compile_in_parts_at_once_and_bind_across_them(monkeypatch):
         return tnp.sum(x ** 2)
 
     monkeypatch.setenv("TENSORAD_NUM_THREADS", "2")
+    _parts_of_any_size(monkeypatch)
     grads = {}
     for cores in (1, 2):
         monkeypatch.setattr(runtime, "available_cores", lambda: cores)
@@ -305,6 +313,7 @@ def test_an_entry_without_host_code_compiles_beside_its_thread_loops(monkeypatch
     x = rng.standard_normal((256, 512))
     monkeypatch.setenv("TENSORAD_NUM_THREADS", "2")
     monkeypatch.setattr(runtime, "available_cores", lambda: 2)
+    _parts_of_any_size(monkeypatch)
     loss = lambda w1, w2, x: tnp.sum(tnp.tanh(tnp.tanh(x @ w1) @ w2) ** 2)  # noqa: E731
     compiled = ta.jit(ta.grad(loss)).lower(w1, w2, x).compile()
     assert len(compiled.executable.kernel_engines) > 1
