@@ -54,6 +54,10 @@ _ROW_VECTORS = 2
 # block: its block of _CACHE_K x cache columns (:func:`_cache_block`) stays in
 # L2 while every row block passes over it.
 _CACHE_K = 256
+# The streamed operand of a contraction with at least this many rows (and
+# larger than an L2 block) is packed into panels of the register tile's
+# width: with fewer rows (an MLP's batch of 128) the copy costs what it saves.
+_PACK_MIN_ROWS = 256
 # Vector tile of other ops: at most this many registers along the innermost loop.
 _TILE_VECTORS = 4
 # Reduced rows (outside the innermost loop) of at most this many bytes stay in L2
@@ -305,7 +309,7 @@ def pack_plan(loops: Loops, bits: int) -> Optional[PackPlan]:
     ``C[i, j] += A[i, k] * B[k, j]`` with ``B`` row-major streams ``B``'s rows
     ``j .. j+NR`` at a stride of a whole row: with rows a multiple of 4 KiB
     apart every step of the contracting loop reads the same L1 sets. A matmul
-    of at least :func:`_pack_min_rows` rows whose ``B`` is larger than an L2
+    of at least ``_PACK_MIN_ROWS`` rows whose ``B`` is larger than an L2
     block, and has more columns than one register tile of whole vectors,
     gets ``B`` copied into panels of ``NR`` columns.
 
@@ -331,7 +335,7 @@ def pack_plan(loops: Loops, bits: int) -> Optional[PackPlan]:
     big, cols = loops.sizes[m], loops.sizes[n]
     nr = _vector_tile(loops.sizes[n], lanes, _ROW_VECTORS)
     depth = loops.sizes[k]
-    if (nr is None or nr % lanes or cols <= nr or big < _pack_min_rows(bits)
+    if (nr is None or nr % lanes or cols <= nr or big < _PACK_MIN_ROWS
             or depth * cols * loops.element_bits // 8 <= _cache_block(bits)[0]):
         return None
     return PackPlan(streamed, other, m, k, nr)
@@ -408,24 +412,6 @@ def _cache_block(bits: int) -> tuple:
     ((524288, 512), (262144, 256))
     """
     return (512 * 1024, 512) if bits >= 512 else (256 * 1024, 256)
-
-
-def _pack_min_rows(bits: int) -> int:
-    """Rows of a matmul from which its streamed operand is packed (when larger than an L2 block).
-
-    With AVX-512, from 256 rows: with fewer (an MLP's batch of 128) the copy
-    cost what it saved. With AVX2 from 32: a tile of 4 rows takes 4 times
-    as many passes over the operand, whose rows (2 KiB apart at 512 float32
-    columns) share few L1 sets; on a Zen 3, single-threaded, packing took a
-    128x512x512 float32 matmul from 1.65 to 1.19 ms and a 32-row one from
-    0.45 to 0.37 ms, and made a 16-row one no faster.
-
-    Examples
-    --------
-    >>> _pack_min_rows(512), _pack_min_rows(256)
-    (256, 32)
-    """
-    return 256 if bits >= 512 else 32
 
 
 def _largest_divisor(n: int, at_most: int, multiple_of: int = 1) -> Optional[int]:

@@ -175,11 +175,3 @@ def test_a_register_tile_of_no_vector_shape_is_masked_at_the_next_power_of_two()
     assert masked_vector_sizes(loops, choose(loops, True, 256, 1), 256) == [4, 1, 8]
     # Not a register-tiled contraction: nothing is masked.
     assert masked_vector_sizes(elementwise(128, 10), choose(elementwise(128, 10), False, 256, 1), 256) is None
-
-
-def test_an_mlp_batch_packs_its_streamed_operand_on_avx2_only():
-    # 128 rows: 4-row tiles pass over B (1 MiB, rows 2 KiB apart) 32 times on AVX2, so it is packed there;
-    # AVX-512's 8-row tiles pass over it half as often, and the copy costs what it saves.
-    assert pack_plan(matmul(128, 512, 512), bits=256) == PackPlan(streamed=1, other=0, m=0, k=1, width=16)
-    assert pack_plan(matmul(128, 512, 512), bits=512) is None
-    assert pack_plan(matmul(16, 512, 512), bits=256) is None
