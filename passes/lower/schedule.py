@@ -267,9 +267,7 @@ def masked_vector_sizes(loops: Loops, schedule: Schedule, bits: int) -> Optional
     if dims is None:
         return None
     n = dims[1]
-    sizes = list(loops.sizes)
-    for tiles in (schedule.threads, schedule.cache, schedule.register, schedule.reduction):
-        sizes = [tile or extent for tile, extent in zip(tiles or [0] * len(sizes), sizes)]
+    sizes = _tile_extents(loops, schedule)
     lanes = max(bits // loops.element_bits, 1)
     columns = sizes[n]
     if columns % lanes == 0 or columns & (columns - 1) == 0:
@@ -293,11 +291,7 @@ def contracts_in_vectors(loops: Loops, schedule: Schedule) -> bool:
     >>> contracts_in_vectors(total, Schedule(register=[1, 5]))
     False
     """
-    extents = list(loops.sizes)
-    for tiles in (schedule.threads, schedule.cache, schedule.register, schedule.reduction):
-        for d, t in enumerate(tiles or ()):
-            if t:
-                extents[d] = t
+    extents = _tile_extents(loops, schedule)
     results = min(prod(extents[d] for d in dims if d is not None) for dims in loops.dims[loops.n_inputs:])
     reduced = {d for d, parallel in enumerate(loops.parallel) if not parallel}
     return results > 1 and all(reduced <= set(dims) for dims in loops.dims[:loops.n_inputs])
@@ -412,6 +406,16 @@ def _cache_block(bits: int) -> tuple:
     ((524288, 512), (262144, 256))
     """
     return (512 * 1024, 512) if bits >= 512 else (256 * 1024, 256)
+
+
+def _tile_extents(loops: Loops, schedule: Schedule) -> list:
+    """The extent of every loop inside the innermost tile of ``schedule`` (its size where nothing tiles it)."""
+    extents = list(loops.sizes)
+    for tiles in (schedule.threads, schedule.cache, schedule.register, schedule.reduction):
+        for d, t in enumerate(tiles or ()):
+            if t:
+                extents[d] = t
+    return extents
 
 
 def _largest_divisor(n: int, at_most: int, multiple_of: int = 1) -> Optional[int]:
